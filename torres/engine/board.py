@@ -1,0 +1,161 @@
+"""What the height map alone determines: castles, their areas and tops, doors, where a block may go.
+
+A castle is a set of orthogonally connected squares holding at least one block. ``BoardInfo`` objects are
+immutable and cached by the height map, so undo, clones and search revisit them for free.
+"""
+
+from __future__ import annotations
+
+from .squares import ORTHOGONAL
+
+_CACHE: dict[bytes, "BoardInfo"] = {}
+_CACHE_LIMIT = 50_000
+
+
+class BoardInfo:
+    __slots__ = ("heights", "cid", "area", "top", "squares", "_exits", "_placeable")
+
+    heights: bytes
+    cid: list[int]  # castle index of each square, -1 for ground
+    area: list[int]  # area of each castle
+    top: list[int]  # tallest square of each castle
+    squares: list[tuple[int, ...]]
+
+    def __init__(self, heights: bytes, cid: list[int], area: list[int], top: list[int],
+                 squares: list[tuple[int, ...]]) -> None:
+        self.heights = heights
+        self.cid = cid
+        self.area = area
+        self.top = top
+        self.squares = squares
+        self._exits: dict[int, tuple[int, ...]] = {}
+        self._placeable: tuple[int, ...] | None = None
+
+    @property
+    def castle_count(self) -> int:
+        return len(self.area)
+
+    def castles_next_to(self, sq: int) -> set[int]:
+        cid = self.cid
+        return {cid[n] for n in ORTHOGONAL[sq] if cid[n] >= 0}
+
+    def exits(self, castle: int) -> tuple[int, ...]:
+        """Squares a knight can step out onto from a door of ``castle``.
+
+        A block has doors on all four sides; a door is usable where the wall is exposed, i.e. from a castle
+        square ``v`` onto an orthogonal neighbour ``u`` that is lower than ``v``. ``u`` may be ground or part of
+        any castle (this one included)."""
+        found = self._exits.get(castle)
+        if found is None:
+            h = self.heights
+            seen: set[int] = set()
+            for v in self.squares[castle]:
+                hv = h[v]
+                for u in ORTHOGONAL[v]:
+                    if h[u] < hv:
+                        seen.add(u)
+            found = tuple(sorted(seen))
+            self._exits[castle] = found
+        return found
+
+    def placeable(self) -> tuple[int, ...]:
+        """Squares where the normal rules allow a block, ignoring pieces: on a castle square below the castle's
+        area, or on ground orthogonally next to exactly one castle (never joining two)."""
+        if self._placeable is None:
+            h, cid, area = self.heights, self.cid, self.area
+            out = []
+            for sq in range(64):
+                c = cid[sq]
+                if c >= 0:
+                    if h[sq] < area[c]:
+                        out.append(sq)
+                else:
+                    first = -1
+                    ok = False
+                    for n in ORTHOGONAL[sq]:
+                        cn = cid[n]
+                        if cn >= 0:
+                            if first == -1:
+                                first, ok = cn, True
+                            elif cn != first:
+                                ok = False
+                                break
+                    if ok:
+                        out.append(sq)
+            self._placeable = tuple(out)
+        return self._placeable
+
+    def block_allowed(self, sq: int) -> bool:
+        """Whether the normal rules allow a block on ``sq`` (ignoring pieces)."""
+        c = self.cid[sq]
+        if c >= 0:
+            return self.heights[sq] < self.area[c]
+        return len(self.castles_next_to(sq)) == 1
+
+
+def board_info(heights: bytes) -> BoardInfo:
+    info = _CACHE.get(heights)
+    if info is None:
+        info = _analyse(heights)
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        _CACHE[heights] = info
+    return info
+
+
+def board_info_after_block(old: BoardInfo, heights: bytes, sq: int) -> BoardInfo:
+    """The analysis after one block was added on ``sq`` by a legal placement (never joining castles)."""
+    info = _CACHE.get(heights)
+    if info is not None:
+        return info
+    c = old.cid[sq]
+    if c >= 0:
+        top = old.top
+        if heights[sq] > top[c]:
+            top = top[:]
+            top[c] = heights[sq]
+        info = BoardInfo(heights, old.cid, old.area, top, old.squares)
+    else:
+        near = old.castles_next_to(sq)
+        if len(near) != 1:
+            return board_info(heights)
+        (c,) = near
+        cid = old.cid[:]
+        cid[sq] = c
+        area = old.area[:]
+        area[c] += 1
+        squares = old.squares[:]
+        squares[c] = squares[c] + (sq,)
+        info = BoardInfo(heights, cid, area, old.top, squares)
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()
+    _CACHE[heights] = info
+    return info
+
+
+def _analyse(heights: bytes) -> BoardInfo:
+    cid = [-1] * 64
+    area: list[int] = []
+    top: list[int] = []
+    squares: list[tuple[int, ...]] = []
+    for start in range(64):
+        if heights[start] == 0 or cid[start] >= 0:
+            continue
+        c = len(area)
+        cid[start] = c
+        todo = [start]
+        members = []
+        tallest = 0
+        while todo:
+            sq = todo.pop()
+            members.append(sq)
+            if heights[sq] > tallest:
+                tallest = heights[sq]
+            for n in ORTHOGONAL[sq]:
+                if heights[n] and cid[n] < 0:
+                    cid[n] = c
+                    todo.append(n)
+        area.append(len(members))
+        top.append(tallest)
+        squares.append(tuple(sorted(members)))
+    return BoardInfo(heights, cid, area, top, squares)

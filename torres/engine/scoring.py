@@ -1,0 +1,77 @@
+"""Phase scoring: castle positions, the king's bonus, master-card bonuses, and the one-marker-per-space track."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import BoardInfo
+from .squares import square_name
+
+
+@dataclass(frozen=True)
+class CastleScore:
+    seat: int
+    castle: tuple[str, ...]  # the castle's squares, by name
+    area: int
+    level: int  # the seat's highest knight on this castle
+    points: int
+
+
+@dataclass(frozen=True)
+class PhaseScoring:
+    """What one phase's scoring gave each seat; ``gained`` includes track bumps (steps past occupied spaces)."""
+
+    phase: int
+    order: tuple[int, ...]
+    castles: tuple[CastleScore, ...]
+    king_castle: tuple[str, ...]
+    king_bonus: tuple[int, ...]
+    master_bonus: tuple[int, ...]
+    before: tuple[int, ...]
+    after: tuple[int, ...]
+
+    def castle_points(self, seat: int) -> int:
+        return sum(c.points for c in self.castles if c.seat == seat)
+
+
+def castle_scores(info: BoardInfo, knights: list[list[int]]) -> list[CastleScore]:
+    """Each seat scores every castle it stands on: area × level of its highest knight there (000_…: "the
+    product of the number of spaces in the surface area of the castle and the level of their highest knight")."""
+    h = info.heights
+    order = sorted(range(info.castle_count), key=lambda c: info.squares[c][0])
+    out = []
+    for seat, squares in enumerate(knights):
+        best: dict[int, int] = {}
+        for sq in squares:
+            c = info.cid[sq]
+            if c >= 0 and h[sq] > best.get(c, 0):
+                best[c] = h[sq]
+        for c in order:
+            if c in best:
+                names = tuple(square_name(s) for s in info.squares[c])
+                out.append(CastleScore(seat, names, info.area[c], best[c], info.area[c] * best[c]))
+    return out
+
+
+def king_bonus(info: BoardInfo, knights: list[list[int]], king: int, phase: int, bonus: tuple[int, ...]) -> list[int]:
+    """5/10/15 to each seat with a knight on level 1/2/3 of the king's castle after phase 1/2/3, once per seat."""
+    out = [0] * len(knights)
+    if king < 0 or info.cid[king] < 0:
+        return out
+    castle, level = info.cid[king], phase + 1
+    for seat, squares in enumerate(knights):
+        if any(info.cid[sq] == castle and info.heights[sq] == level for sq in squares):
+            out[seat] = bonus[phase]
+    return out
+
+
+def advance(scores: list[int], seat: int, points: int) -> None:
+    """Move a marker ``points`` spaces; a marker never stops on an occupied space (except the start space):
+    "If a marker would stop on a space that is already occupied, it is placed on the next empty space" (000_…)."""
+    if points <= 0:
+        return
+    target = scores[seat] + points
+    others = {s for i, s in enumerate(scores) if i != seat}
+    while target in others:
+        target += 1
+    scores[seat] = target

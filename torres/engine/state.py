@@ -1,0 +1,575 @@
+"""The game state: every fact of a game of Torres, mutated by :meth:`GameState.push` and restored by ``pop``.
+
+Pure and deterministic: no I/O, no clock. All chance (deck shuffles, a random start player, the drawn master
+card) is drawn from ``random.Random(seed)`` when the game is created, so the seed plus the action history is the
+whole game.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import IntEnum
+from typing import Iterable, Iterator
+
+from . import movegen
+from .actions import (
+    DECODE, KEEP_TABLE, Action, Kind, O_END, PLAY_KINDS, format_action, parse_action_id,
+)
+from .board import BoardInfo, board_info, board_info_after_block
+from .cards import N_CARD_TYPES, Card
+from .master import MasterCard, master_bonus
+from .rules import (
+    CardMode, Leftover, NextStarter, PhaseEndBlocks, Rules, ScoringOrder, StackChoice, StartPlayer,
+)
+from .scoring import PhaseScoring, advance, castle_scores, king_bonus
+from .squares import parse_square, square_name
+
+EMPTY = 0
+KING = 9  # occupancy code of the king; seat s's knights are s + 1
+
+
+class Stage(IntEnum):
+    CASTLES = 0  # master version: players place the 8 starting castles
+    KNIGHTS = 1  # each player places a first knight on an empty castle
+    KING_SETUP = 2  # the last of them places the king
+    TURN = 3  # a player's turn
+    KEEP = 4  # own deck: the player drew up to 3 cards and chooses one to keep
+    KING_MOVE = 5  # after a scoring: the lowest scorer may move the king
+    CHOOSE_FIRST = 6  # IDW: the lowest scorer picks the next start player
+    OVER = 7
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow here; the message says which rule."""
+
+
+class GameState:
+    """A game of Torres between 2–4 seats (0-based, clockwise)."""
+
+    # --- construction -------------------------------------------------------------------------------------
+    def __init__(self, players: int = 4, seed: int = 0, rules: Rules | None = None) -> None:
+        if not 2 <= players <= 4:
+            raise ValueError("Torres is for 2 to 4 players")
+        self.rules = rules or Rules()
+        self.n = players
+        self.seed = seed
+        r = self.rules
+        # yucata.de: "In a 2-player game, size of a player's stack may not exceed 3 and any unused blocks ...
+        # are automatically placed into the next stacks that can fit them."
+        self.stack_cap = r.stack_cap
+        self.leftover = r.leftover
+        if r.edition == "yucata" and players == 2 and r.stack_cap == 0:
+            self.stack_cap, self.leftover = 3, Leftover.DISTRIBUTE
+        self.phase_stacks = r.stacks_for(players)
+        rng = random.Random(seed)
+        self.start = rng.randrange(players) if r.start_player is StartPlayer.RANDOM else 0
+        self.master_card = -1
+        if r.master:
+            self.master_card = r.master_card if r.master_card >= 0 else rng.randrange(len(MasterCard))
+        full_hand = r.master or r.full_hand
+        self.hands = [[1 if full_hand else 0] * N_CARD_TYPES for _ in range(players)]
+        self.decks: list[list[int]] = [[] for _ in range(players)]
+        self.known: list[list[bool]] = [[] for _ in range(players)]  # owner knows that deck position's card
+        self.common: list[int] = []
+        if not full_hand:
+            if r.card_mode is CardMode.OWN:
+                for seat in range(players):
+                    deck = list(range(N_CARD_TYPES))
+                    rng.shuffle(deck)
+                    self.decks[seat] = deck
+                    self.known[seat] = [False] * len(deck)
+            else:
+                deck = [c for c in range(N_CARD_TYPES) for _ in range(4)]
+                rng.shuffle(deck)
+                self.common = deck
+        self.heights = bytearray(64)
+        self.occ = bytearray(64)
+        self.knights: list[list[int]] = [[] for _ in range(players)]
+        self.king = -1
+        self.scores = [0] * players
+        self.supply = r.blocks_total
+        self.stacks: list[list[int]] = [[] for _ in range(players)]
+        self.carry = [0] * players
+        self.turn_stack = -1
+        self.ap = r.action_points
+        self.buys = 0
+        self.played = False
+        self.fresh = [0] * N_CARD_TYPES
+        self.drawn: list[int] = []
+        self.phase = 0
+        self.round = 0
+        self.turn = 0  # turns taken in this round, or placements made in a setup stage
+        self.scorings: list[PhaseScoring] = []
+        self.history: list[int] = []
+        self._undo: list[tuple[object, ...]] = []
+        self._legal: list[int] | None = None
+        if r.master:
+            self.stage = Stage.CASTLES
+        else:
+            for name in r.castles:
+                self.heights[parse_square(name)] = 1
+            self.supply -= len(r.castles)
+            self.stage = Stage.KNIGHTS
+        self._info: BoardInfo = board_info(bytes(self.heights))
+
+    # --- reading the state ----------------------------------------------------------------------------------
+    @property
+    def info(self) -> BoardInfo:
+        return self._info
+
+    @property
+    def current(self) -> int:
+        """The seat to act (in a setup stage: the seat placing; after a scoring: the lowest scorer)."""
+        if self.stage in (Stage.KING_MOVE, Stage.CHOOSE_FIRST):
+            return self._lowest_scorer()
+        if self.stage is Stage.KING_SETUP:
+            return (self.start + self.n - 1) % self.n
+        return (self.start + self.turn) % self.n
+
+    @property
+    def rounds_in_phase(self) -> int:
+        return len(self.phase_stacks[self.phase])
+
+    def is_over(self) -> bool:
+        return self.stage is Stage.OVER
+
+    def reserve(self, seat: int) -> int:
+        return self.rules.knights_per_player - len(self.knights[seat])
+
+    def level(self, sq: int) -> int:
+        return self.heights[sq]
+
+    def playable(self, seat: int) -> list[int]:
+        """Card counts ``seat`` may play now (not those bought this turn)."""
+        hand = self.hands[seat]
+        if seat == self.current and self.stage is Stage.TURN:
+            return [hand[c] - self.fresh[c] for c in range(N_CARD_TYPES)]
+        return hand[:]
+
+    def deck_size(self, seat: int) -> int:
+        return len(self.common) if self.rules.card_mode is CardMode.COMMON else len(self.decks[seat])
+
+    def returns(self) -> list[float]:
+        """Utility per seat at the end: +1 for first place to -1 for last, ties sharing the average."""
+        if self.n == 1:
+            return [0.0]
+        ranks = self.ranking()
+        out = [0.0] * self.n
+        for seat in range(self.n):
+            above = sum(1 for s in self.scores if s > self.scores[seat])
+            tied = sum(1 for s in self.scores if s == self.scores[seat])
+            avg_rank = above + (tied - 1) / 2
+            out[seat] = 1.0 - 2.0 * avg_rank / (self.n - 1)
+        del ranks
+        return out
+
+    def ranking(self) -> list[int]:
+        """Seats from best to worst score."""
+        return sorted(range(self.n), key=lambda s: -self.scores[s])
+
+    def winners(self) -> list[int]:
+        best = max(self.scores)
+        return [s for s in range(self.n) if self.scores[s] == best]
+
+    # --- legal actions ------------------------------------------------------------------------------------
+    def legal_action_ids(self) -> list[int]:
+        """Legal actions as integer ids, sorted (the order does not depend on how the state was reached)."""
+        if self._legal is None:
+            self._legal = movegen.legal_ids(self)
+        return self._legal
+
+    @property
+    def legal_actions(self) -> list[Action]:
+        return [Action(i) for i in self.legal_action_ids()]
+
+    def is_legal(self, action: Action | int | str) -> bool:
+        return self._to_id(action) in set(self.legal_action_ids())
+
+    def parse(self, text: str) -> Action:
+        """Parse ``text`` as an action that is legal here; ``IllegalActionError`` says why not."""
+        try:
+            action_id = parse_action_id(text)
+        except ValueError as exc:
+            raise IllegalActionError(str(exc)) from None
+        self._check(action_id)
+        return Action(action_id)
+
+    # --- making and taking back actions -------------------------------------------------------------------
+    def push(self, action: Action | int | str, check: bool = True) -> None:
+        """Apply an action; keeps what ``pop`` needs to restore this exact state."""
+        action_id = self._to_id(action)
+        if check:
+            self._check(action_id)
+        self._undo.append(self._snapshot())
+        self._apply(action_id)
+
+    def pop(self) -> Action:
+        """Take back the last action (exactly: decks, hands and scoring included)."""
+        if not self._undo:
+            raise IndexError("no action to take back")
+        last = self.history[-1]
+        self._restore(self._undo.pop())
+        return Action(last)
+
+    def apply(self, action_id: int) -> None:
+        """Apply a legal action id without validation or undo information (fast path for playouts)."""
+        self._apply(action_id)
+
+    def clone(self) -> "GameState":
+        """An independent copy of this state; shares nothing mutable, keeps the undo stack."""
+        other = GameState.__new__(GameState)
+        other.__dict__.update(self.__dict__)
+        other._restore(self._snapshot(), keep_history=False)
+        other.history = self.history[:]
+        other._undo = self._undo[:]
+        return other
+
+    def _to_id(self, action: Action | int | str) -> int:
+        if isinstance(action, Action):
+            return action.id
+        if isinstance(action, str):
+            try:
+                return parse_action_id(action)
+            except ValueError as exc:
+                raise IllegalActionError(str(exc)) from None
+        return int(action)
+
+    def _check(self, action_id: int) -> None:
+        if action_id not in set(self.legal_action_ids()):
+            raise IllegalActionError(movegen.explain_illegal(self, action_id))
+
+    _FIELDS = ("rules", "n", "seed", "stack_cap", "leftover", "phase_stacks", "start", "master_card",
+               "king", "supply", "turn_stack", "ap", "buys", "played", "phase", "round", "turn", "stage")
+
+    def _snapshot(self) -> tuple[object, ...]:
+        return (
+            bytes(self.heights), bytes(self.occ), [k[:] for k in self.knights], self.king, self.scores[:],
+            self.supply, [s[:] for s in self.stacks], self.carry[:], self.turn_stack, self.ap, self.buys,
+            self.played, self.fresh[:], self.drawn[:], [h[:] for h in self.hands], [d[:] for d in self.decks],
+            [k[:] for k in self.known], self.common[:], self.phase, self.round, self.turn, self.stage,
+            self.start, self.scorings[:], len(self.history), self._info,
+        )
+
+    def _restore(self, snap: tuple[object, ...], keep_history: bool = True) -> None:
+        (heights, occ, knights, self.king, scores, self.supply, stacks, carry, self.turn_stack, self.ap,
+         self.buys, self.played, fresh, drawn, hands, decks, known, common, self.phase, self.round, self.turn,
+         self.stage, self.start, scorings, history_len, self._info) = snap  # type: ignore[assignment]
+        self.heights = bytearray(heights)  # type: ignore[arg-type]
+        self.occ = bytearray(occ)  # type: ignore[arg-type]
+        self.knights = [k[:] for k in knights]  # type: ignore[attr-defined]
+        self.scores = scores[:]  # type: ignore[index]
+        self.stacks = [s[:] for s in stacks]  # type: ignore[attr-defined]
+        self.carry = carry[:]  # type: ignore[index]
+        self.fresh = fresh[:]  # type: ignore[index]
+        self.drawn = drawn[:]  # type: ignore[index]
+        self.hands = [h[:] for h in hands]  # type: ignore[attr-defined]
+        self.decks = [d[:] for d in decks]  # type: ignore[attr-defined]
+        self.known = [k[:] for k in known]  # type: ignore[attr-defined]
+        self.common = common[:]  # type: ignore[index]
+        self.scorings = scorings[:]  # type: ignore[index]
+        if keep_history:
+            del self.history[history_len:]  # type: ignore[misc]
+        self._legal = None
+
+    # --- the effect of each action ----------------------------------------------------------------------------
+    def _apply(self, action_id: int) -> None:
+        kind, a, b = DECODE[action_id]
+        seat = self.current
+        self.history.append(action_id)
+        self._legal = None
+        if kind is Kind.MOVE:
+            self.ap -= 1
+            self._move_knight(a, b)
+        elif kind is Kind.BLOCK:
+            self.ap -= 1
+            self.turn_stack -= 1
+            self._add_block(a)
+        elif kind is Kind.KNIGHT:
+            self.ap -= 2
+            self._place_knight(seat, a)
+        elif kind is Kind.SCORE:
+            self.ap -= 1
+            advance(self.scores, seat, 1)
+        elif kind is Kind.END:
+            self._end_turn(seat)
+        elif kind is Kind.STACK:
+            self.stacks[seat].remove(a)
+            self.turn_stack = a
+        elif kind is Kind.BUY:
+            self._buy(seat)
+        elif kind is Kind.KEEP:
+            self._keep(seat, a)
+        elif kind in PLAY_KINDS:
+            self._play(seat, kind, a, b)
+        elif kind is Kind.START:
+            self._place_knight(seat, a)
+            self.turn += 1
+            if self.turn == self.n:
+                self.stage = Stage.KING_SETUP
+        elif kind is Kind.KING or kind is Kind.KING_STAY:
+            if kind is Kind.KING:
+                if self.king >= 0:
+                    self.occ[self.king] = EMPTY
+                self.king = a
+                self.occ[a] = KING
+            if self.stage is Stage.KING_SETUP:
+                self._begin_phase()
+            else:
+                self._after_king_move()
+        elif kind is Kind.CASTLE:
+            self._add_block(a)
+            self.supply -= 1
+            self.turn += 1
+            if self.turn == len(self.rules.castles):
+                self.stage = Stage.KNIGHTS
+                self.turn = 0
+        elif kind is Kind.FIRST:
+            self.start = a
+            self._begin_phase_turns()
+
+    def _move_knight(self, src: int, dst: int) -> None:
+        code = self.occ[src]
+        seat = code - 1
+        squares = self.knights[seat]
+        squares[squares.index(src)] = dst
+        self.occ[src] = EMPTY
+        self.occ[dst] = code
+
+    def _place_knight(self, seat: int, sq: int) -> None:
+        self.knights[seat].append(sq)
+        self.occ[sq] = seat + 1
+
+    def _add_block(self, sq: int) -> None:
+        self.heights[sq] += 1
+        self._info = board_info_after_block(self._info, bytes(self.heights), sq)
+
+    def _remove_block(self, sq: int) -> None:
+        self.heights[sq] -= 1
+        self._info = board_info(bytes(self.heights))
+
+    def _buy(self, seat: int) -> None:
+        self.ap -= 1
+        self.buys += 1
+        if self.rules.card_mode is CardMode.COMMON:
+            card = self.common.pop()
+            self.hands[seat][card] += 1
+            self.fresh[card] += 1
+            return
+        deck, known = self.decks[seat], self.known[seat]
+        take = min(3, len(deck))
+        self.drawn = deck[-take:][::-1]  # top card first
+        del deck[-take:]
+        del known[-take:]
+        self.stage = Stage.KEEP
+
+    def _keep(self, seat: int, row: int) -> None:
+        keep, top, bottom = KEEP_TABLE[row]
+        self.hands[seat][keep] += 1
+        self.fresh[keep] += 1
+        deck, known = self.decks[seat], self.known[seat]
+        # Deck lists run bottom → top; ``top``/``bottom`` list cards top-down.
+        deck[:0] = bottom[::-1]
+        known[:0] = [True] * len(bottom)
+        deck.extend(top[::-1])
+        known.extend([True] * len(top))
+        self.drawn = []
+        self.stage = Stage.TURN
+
+    def _play(self, seat: int, kind: Kind, a: int, b: int) -> None:
+        card = PLAY_KINDS[kind]
+        self.hands[seat][card] -= 1
+        self.played = True
+        if kind is Kind.SIX:
+            self.ap += 1
+        elif kind is Kind.SEVEN:
+            self.ap += 2
+        elif kind is Kind.BUILD:
+            self.supply -= 1
+            self._add_block(a)
+        elif kind is Kind.LIFT:
+            if b == 0:
+                self.turn_stack -= 1
+            else:
+                stacks = self.stacks[seat]
+                i = stacks.index(b)
+                if b == 1:
+                    del stacks[i]
+                else:
+                    stacks[i] = b - 1
+                    stacks.sort(reverse=True)
+            self._add_block(a)
+        elif kind is Kind.SHIFT:
+            self.heights[a] -= 1
+            self.heights[b] += 1
+            self._info = board_info(bytes(self.heights))
+        else:  # CLIMB, GATE, DIAGONAL, REDEPLOY, VAULT: a free knight move
+            self._move_knight(a, b)
+
+    # --- turn, round and phase flow -------------------------------------------------------------------------
+    def _end_turn(self, seat: int) -> None:
+        stacks = self.stacks[seat]
+        if self.turn_stack >= 0:
+            leftover = self.turn_stack
+        elif stacks:
+            leftover = stacks.pop()  # no stack taken: the turn uses up the smallest one
+        else:
+            leftover = 0
+        self.turn_stack = -1
+        if leftover and stacks:
+            cap = self.stack_cap
+            if self.leftover is Leftover.ROLL_NEXT or cap == 0:
+                stacks[0] += leftover
+                leftover = 0
+            else:
+                for i in range(len(stacks)):  # tallest non-full stacks first: "the next stacks that can fit"
+                    room = cap - stacks[i]
+                    if room > 0:
+                        put = min(room, leftover)
+                        stacks[i] += put
+                        leftover -= put
+                        if not leftover:
+                            break
+            stacks.sort(reverse=True)
+        if leftover:
+            if not stacks and self.rules.phase_end_blocks is PhaseEndBlocks.KEEP:
+                self.carry[seat] += leftover
+            else:
+                self.supply += leftover
+        self.ap = self.rules.action_points
+        self.buys = 0
+        self.played = False
+        self.fresh = [0] * N_CARD_TYPES
+        self.turn += 1
+        if self.turn == self.n:
+            self.turn = 0
+            self.round += 1
+            if self.round == self.rounds_in_phase:
+                self._score_phase()
+                return
+            self._master_turn_order()
+        self._begin_turn()
+
+    def _begin_turn(self) -> None:
+        if self.rules.stack_choice is StackChoice.LARGEST:
+            stacks = self.stacks[self.current]
+            if stacks:
+                self.turn_stack = stacks.pop(0)
+
+    def _master_turn_order(self) -> None:
+        """Master version: "After the first round, the starting player is the player with the most points. If
+        the players are still tied at the starting space, turn order is unchanged." (000_…)"""
+        if self.rules.master and any(self.scores):
+            self.start = max(range(self.n), key=lambda s: self.scores[s])
+
+    def _begin_phase(self) -> None:
+        """Hand out the phase card's stacks (plus IDW's kept blocks), then the first turn."""
+        for offset in range(self.n):
+            seat = (self.start + offset) % self.n
+            stacks = []
+            for height in self.phase_stacks[self.phase]:
+                take = min(height, self.supply)
+                if take:
+                    stacks.append(take)
+                    self.supply -= take
+            stacks.sort(reverse=True)
+            kept = self.carry[seat]
+            self.carry[seat] = 0
+            cap = self.stack_cap or 1 << 30
+            for i in range(len(stacks)):
+                put = min(kept, cap - stacks[i])
+                if put > 0:
+                    stacks[i] += put
+                    kept -= put
+            self.supply += kept
+            stacks.sort(reverse=True)
+            self.stacks[seat] = stacks
+        self.stage = Stage.TURN
+        self.turn = 0
+        self.round = 0
+        self.turn_stack = -1
+        self.ap = self.rules.action_points
+        self._begin_turn()
+
+    def _score_phase(self) -> None:
+        r = self.rules
+        before = tuple(self.scores)
+        if r.scoring_order is ScoringOrder.TRACK and self.phase > 0:
+            order = sorted(range(self.n), key=lambda s: -self.scores[s])
+        else:
+            order = [(self.start + i) % self.n for i in range(self.n)]
+        info = self._info
+        castles = castle_scores(info, self.knights)
+        for seat in order:
+            advance(self.scores, seat, sum(c.points for c in castles if c.seat == seat))
+        bonus = king_bonus(info, self.knights, self.king, self.phase, r.king_bonus)
+        for seat in order:
+            advance(self.scores, seat, bonus[seat])
+        extra = [0] * self.n
+        if self.master_card >= 0:
+            extra = master_bonus(MasterCard(self.master_card), self.phase, info, self.knights)
+            for seat in order:
+                advance(self.scores, seat, extra[seat])
+        king_castle = ()
+        if self.king >= 0 and info.cid[self.king] >= 0:
+            king_castle = tuple(square_name(s) for s in info.squares[info.cid[self.king]])
+        self.scorings.append(PhaseScoring(self.phase, tuple(order), tuple(castles), king_castle, tuple(bonus),
+                                          tuple(extra), before, tuple(self.scores)))
+        # Blocks left at the end of a phase: returned (000_…) or kept for the next Year (002_…).
+        for seat in range(self.n):
+            left = sum(self.stacks[seat])
+            self.stacks[seat] = []
+            if r.phase_end_blocks is PhaseEndBlocks.KEEP:
+                self.carry[seat] += left
+            else:
+                self.supply += left
+        if self.phase == 2:
+            self.stage = Stage.OVER
+            return
+        self.phase += 1
+        self.round = 0
+        self.turn = 0
+        self.stage = Stage.KING_MOVE
+
+    def _lowest_scorer(self) -> int:
+        """The seat with the fewest points; at a tie (only possible on the start space) the first of them in
+        turn order."""
+        order = [(self.start + i) % self.n for i in range(self.n)]
+        return min(order, key=lambda s: self.scores[s])
+
+    def _after_king_move(self) -> None:
+        r = self.rules
+        lowest = self._lowest_scorer()
+        if r.master:
+            self._master_turn_order()
+        elif r.next_starter is NextStarter.KING_MOVER:
+            self.start = lowest
+        elif r.next_starter is NextStarter.CHOSEN_BY_LOWEST:
+            self.stage = Stage.CHOOSE_FIRST
+            return
+        self._begin_phase()
+
+    def _begin_phase_turns(self) -> None:
+        self._begin_phase()
+
+    # --- convenience ---------------------------------------------------------------------------------------
+    def play(self, actions: Iterable[str | int | Action]) -> "GameState":
+        for action in actions:
+            self.push(action)
+        return self
+
+    def actions_text(self) -> list[str]:
+        return [format_action(a) for a in self.history]
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self.legal_actions)
+
+    def end_turn_id(self) -> int:
+        return O_END
+
+    def __repr__(self) -> str:
+        return (f"<GameState {self.n}p {self.rules.edition} phase {self.phase + 1} round {self.round + 1} "
+                f"stage {self.stage.name.lower()} seat {self.current} scores {self.scores}>")
+
+
+def card_name(card: int) -> str:
+    return Card(card).text
