@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import random
 from enum import IntEnum
-from typing import Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from . import movegen
 from .actions import (
-    DECODE, KEEP_TABLE, Action, Kind, O_END, PLAY_KINDS, format_action, parse_action_id,
+    DECODE, KEEP_TABLE, Action, Kind, PLAY_KINDS, format_action, parse_action_id,
 )
 from .board import BoardInfo, board_info, board_info_after_block
-from .cards import N_CARD_TYPES, Card
+from .cards import N_CARD_TYPES
 from .master import MasterCard, master_bonus
 from .rules import (
     CardMode, Leftover, NextStarter, PhaseEndBlocks, Rules, ScoringOrder, StackChoice, StartPlayer,
 )
 from .scoring import PhaseScoring, advance, castle_scores, king_bonus
 from .squares import parse_square, square_name
+
+if TYPE_CHECKING:
+    from .view import SeatView
 
 EMPTY = 0
 KING = 9  # occupancy code of the king; seat s's knights are s + 1
@@ -71,6 +74,7 @@ class GameState:
         self.decks: list[list[int]] = [[] for _ in range(players)]
         self.known: list[list[bool]] = [[] for _ in range(players)]  # owner knows that deck position's card
         self.common: list[int] = []
+        self.discards = [[0] * N_CARD_TYPES for _ in range(players)]  # cards each seat has played (public)
         if not full_hand:
             if r.card_mode is CardMode.OWN:
                 for seat in range(players):
@@ -101,6 +105,7 @@ class GameState:
         self.turn = 0  # turns taken in this round, or placements made in a setup stage
         self.scorings: list[PhaseScoring] = []
         self.history: list[int] = []
+        self.actors: list[int] = []  # the seat that took each action of the history
         self._undo: list[tuple[object, ...]] = []
         self._legal: list[int] | None = None
         if r.master:
@@ -151,16 +156,12 @@ class GameState:
 
     def returns(self) -> list[float]:
         """Utility per seat at the end: +1 for first place to -1 for last, ties sharing the average."""
-        if self.n == 1:
-            return [0.0]
-        ranks = self.ranking()
         out = [0.0] * self.n
         for seat in range(self.n):
             above = sum(1 for s in self.scores if s > self.scores[seat])
             tied = sum(1 for s in self.scores if s == self.scores[seat])
             avg_rank = above + (tied - 1) / 2
             out[seat] = 1.0 - 2.0 * avg_rank / (self.n - 1)
-        del ranks
         return out
 
     def ranking(self) -> list[int]:
@@ -221,6 +222,7 @@ class GameState:
         other.__dict__.update(self.__dict__)
         other._restore(self._snapshot(), keep_history=False)
         other.history = self.history[:]
+        other.actors = self.actors[:]
         other._undo = self._undo[:]
         return other
 
@@ -246,13 +248,13 @@ class GameState:
             bytes(self.heights), bytes(self.occ), [k[:] for k in self.knights], self.king, self.scores[:],
             self.supply, [s[:] for s in self.stacks], self.carry[:], self.turn_stack, self.ap, self.buys,
             self.played, self.fresh[:], self.drawn[:], [h[:] for h in self.hands], [d[:] for d in self.decks],
-            [k[:] for k in self.known], self.common[:], self.phase, self.round, self.turn, self.stage,
+            [k[:] for k in self.known], self.common[:], [d[:] for d in self.discards], self.phase, self.round, self.turn, self.stage,
             self.start, self.scorings[:], len(self.history), self._info,
         )
 
     def _restore(self, snap: tuple[object, ...], keep_history: bool = True) -> None:
         (heights, occ, knights, self.king, scores, self.supply, stacks, carry, self.turn_stack, self.ap,
-         self.buys, self.played, fresh, drawn, hands, decks, known, common, self.phase, self.round, self.turn,
+         self.buys, self.played, fresh, drawn, hands, decks, known, common, discards, self.phase, self.round, self.turn,
          self.stage, self.start, scorings, history_len, self._info) = snap  # type: ignore[assignment]
         self.heights = bytearray(heights)  # type: ignore[arg-type]
         self.occ = bytearray(occ)  # type: ignore[arg-type]
@@ -266,9 +268,11 @@ class GameState:
         self.decks = [d[:] for d in decks]  # type: ignore[attr-defined]
         self.known = [k[:] for k in known]  # type: ignore[attr-defined]
         self.common = common[:]  # type: ignore[index]
+        self.discards = [d[:] for d in discards]  # type: ignore[attr-defined]
         self.scorings = scorings[:]  # type: ignore[index]
         if keep_history:
             del self.history[history_len:]  # type: ignore[misc]
+            del self.actors[history_len:]  # type: ignore[misc]
         self._legal = None
 
     # --- the effect of each action ----------------------------------------------------------------------------
@@ -276,6 +280,7 @@ class GameState:
         kind, a, b = DECODE[action_id]
         seat = self.current
         self.history.append(action_id)
+        self.actors.append(seat)
         self._legal = None
         if kind is Kind.MOVE:
             self.ap -= 1
@@ -325,7 +330,7 @@ class GameState:
                 self.turn = 0
         elif kind is Kind.FIRST:
             self.start = a
-            self._begin_phase_turns()
+            self._begin_phase()
 
     def _move_knight(self, src: int, dst: int) -> None:
         code = self.occ[src]
@@ -378,6 +383,7 @@ class GameState:
     def _play(self, seat: int, kind: Kind, a: int, b: int) -> None:
         card = PLAY_KINDS[kind]
         self.hands[seat][card] -= 1
+        self.discards[seat][card] += 1
         self.played = True
         if kind is Kind.SIX:
             self.ap += 1
@@ -548,10 +554,30 @@ class GameState:
             return
         self._begin_phase()
 
-    def _begin_phase_turns(self) -> None:
-        self._begin_phase()
-
     # --- convenience ---------------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Recompute what is derived from the fields, after they were set directly (positions, builders)."""
+        self._info = board_info(bytes(self.heights))
+        self._legal = None
+
+    def position(self, seat: int | None = None) -> str:
+        """The one-line position string; with ``seat``, that seat's redacted view of it."""
+        from .position import to_position
+
+        return to_position(self, seat)
+
+    @classmethod
+    def from_position(cls, text: str) -> "GameState":
+        from .position import from_position
+
+        return from_position(text)
+
+    def view(self, seat: int) -> "SeatView":
+        """Everything ``seat`` knows, and nothing else."""
+        from .view import SeatView
+
+        return SeatView.of(self, seat)
+
     def play(self, actions: Iterable[str | int | Action]) -> "GameState":
         for action in actions:
             self.push(action)
@@ -563,13 +589,7 @@ class GameState:
     def __iter__(self) -> Iterator[Action]:
         return iter(self.legal_actions)
 
-    def end_turn_id(self) -> int:
-        return O_END
-
     def __repr__(self) -> str:
         return (f"<GameState {self.n}p {self.rules.edition} phase {self.phase + 1} round {self.round + 1} "
                 f"stage {self.stage.name.lower()} seat {self.current} scores {self.scores}>")
 
-
-def card_name(card: int) -> str:
-    return Card(card).text

@@ -1,0 +1,189 @@
+"""The one-line position string (like chess FEN): the whole state, hidden parts included, or one seat's view.
+
+Format (docs/notation.md)::
+
+    torres/1 rules=riogrande n=2 seed=7 stage=turn phase=1 round=1 turn=0 start=0 ap=5 buys=0 played=0
+    stack=- king=f6 supply=70 scores=0.0 stacks=3.3.3.3|3.3.3.3 carry=0.0 board=<8 ranks> hands=-|-
+    fresh=- drawn=- decks=<per seat>|<...> common=- discards=-|- master=-
+
+``board`` lists ranks 8 → 1, separated by ``/``; each square is a height digit (base 36) and an occupant:
+``.`` nobody, ``a``–``d`` a knight of seat 0–3, ``k`` the king. Cards are letters (``CARD_LETTERS``); decks list
+bottom → top, a capital letter is a card its owner does not know is there, a small letter one it does; ``?`` is a
+card hidden from the viewer.
+"""
+
+from __future__ import annotations
+
+from .cards import N_CARD_TYPES
+from .rules import Leftover, Rules
+from .squares import parse_square, square_name
+from .state import EMPTY, KING, GameState, Stage
+
+FORMAT = "torres/1"
+CARD_LETTERS = "clbgdxysrv"  # climb lift build gate diagonal six(x) seven(y) shift redeploy vault
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+_OCC = {EMPTY: ".", KING: "k", 1: "a", 2: "b", 3: "c", 4: "d"}
+_OCC_BACK = {v: k for k, v in _OCC.items()}
+
+
+def _cards(counts: list[int]) -> str:
+    return "".join(CARD_LETTERS[c] * counts[c] for c in range(N_CARD_TYPES)) or "-"
+
+
+def _card_list(cards: list[int]) -> str:
+    return "".join(CARD_LETTERS[c] for c in cards) or "-"
+
+
+def _deck(cards: list[int], known: list[bool]) -> str:
+    return "".join(CARD_LETTERS[c] if k else CARD_LETTERS[c].upper() for c, k in zip(cards, known)) or "-"
+
+
+def _ints(values: list[int]) -> str:
+    return ".".join(str(v) for v in values)
+
+
+def board_text(state: GameState) -> str:
+    ranks = []
+    for rank in range(7, -1, -1):
+        ranks.append("".join(_DIGITS[state.heights[rank * 8 + f]] + _OCC[state.occ[rank * 8 + f]]
+                             for f in range(8)))
+    return "/".join(ranks)
+
+
+def to_position(state: GameState, seat: int | None = None) -> str:
+    """The whole state as one line; with ``seat``, only what that seat knows (``?`` for the rest)."""
+    hidden = seat is not None
+    hands, decks = [], []
+    for s in range(state.n):
+        if hidden and s != seat:
+            hands.append("?" * sum(state.hands[s]) or "-")
+            decks.append("?" * len(state.decks[s]) or "-")
+        else:
+            hands.append(_cards(state.hands[s]))
+            if hidden:
+                decks.append("".join(CARD_LETTERS[c] if k else "?"
+                                     for c, k in zip(state.decks[s], state.known[s])) or "-")
+            else:
+                decks.append(_deck(state.decks[s], state.known[s]))
+    mine = not hidden or seat == state.current
+    fields = [
+        FORMAT,
+        f"rules={state.rules.to_text()}",
+        f"n={state.n}",
+        f"seed={'?' if hidden else state.seed}",
+        f"stage={state.stage.name.lower()}",
+        f"phase={state.phase + 1}",
+        f"round={state.round + 1}",
+        f"turn={state.turn}",
+        f"start={state.start}",
+        f"ap={state.ap}",
+        f"buys={state.buys}",
+        f"played={int(state.played)}",
+        f"stack={'-' if state.turn_stack < 0 else state.turn_stack}",
+        f"king={square_name(state.king) if state.king >= 0 else '-'}",
+        f"supply={state.supply}",
+        f"scores={_ints(state.scores)}",
+        "stacks=" + "|".join(_ints(s) or "-" for s in state.stacks),
+        f"carry={_ints(state.carry)}",
+        f"board={board_text(state)}",
+        "hands=" + "|".join(hands),
+        f"fresh={_cards(state.fresh) if mine else '?' * sum(state.fresh) or '-'}",
+        f"drawn={_card_list(state.drawn) if mine else '?' * len(state.drawn) or '-'}",
+        "decks=" + "|".join(decks),
+        f"common={'?' * len(state.common) or '-' if hidden else _card_list(state.common)}",
+        "discards=" + "|".join(_cards(d) for d in state.discards),
+        f"master={state.master_card if state.master_card >= 0 else '-'}",
+    ]
+    return " ".join(fields)
+
+
+def from_position(text: str) -> GameState:
+    """Load a full position string (not a redacted view). Raises ``ValueError`` saying what is wrong."""
+    tokens = text.split()
+    if not tokens or tokens[0] != FORMAT:
+        raise ValueError(f"a position string starts with {FORMAT!r}")
+    values: dict[str, str] = {}
+    for token in tokens[1:]:
+        key, eq, value = token.partition("=")
+        if not eq:
+            raise ValueError(f"bad field {token!r} (expected key=value)")
+        values[key] = value
+    try:
+        return _build(values)
+    except KeyError as exc:
+        raise ValueError(f"position string lacks the field {exc.args[0]!r}") from None
+
+
+def _letters(text: str) -> list[int]:
+    if text == "-":
+        return []
+    if "?" in text:
+        raise ValueError("a redacted view (with '?') cannot be loaded as a full position")
+    try:
+        return [CARD_LETTERS.index(ch.lower()) for ch in text]
+    except ValueError:
+        raise ValueError(f"bad card letters {text!r} (cards are {CARD_LETTERS})") from None
+
+
+def _counts(text: str) -> list[int]:
+    counts = [0] * N_CARD_TYPES
+    for c in _letters(text):
+        counts[c] += 1
+    return counts
+
+
+def _build(v: dict[str, str]) -> GameState:
+    n = int(v["n"])
+    if v["seed"] == "?":
+        raise ValueError("a redacted view (seed=?) cannot be loaded as a full position")
+    rules = Rules.from_text(v["rules"])
+    state = GameState(n, int(v["seed"]), rules)
+    try:
+        state.stage = Stage[v["stage"].upper()]
+    except KeyError:
+        raise ValueError(f"unknown stage {v['stage']!r}") from None
+    state.phase = int(v["phase"]) - 1
+    state.round = int(v["round"]) - 1
+    state.turn = int(v["turn"])
+    state.start = int(v["start"])
+    state.ap = int(v["ap"])
+    state.buys = int(v["buys"])
+    state.played = v["played"] == "1"
+    state.turn_stack = -1 if v["stack"] == "-" else int(v["stack"])
+    state.king = -1 if v["king"] == "-" else parse_square(v["king"])
+    state.supply = int(v["supply"])
+    state.scores = [int(x) for x in v["scores"].split(".")]
+    state.stacks = [[] if part == "-" else [int(x) for x in part.split(".")] for part in v["stacks"].split("|")]
+    state.carry = [int(x) for x in v["carry"].split(".")]
+    ranks = v["board"].split("/")
+    if len(ranks) != 8 or any(len(r) != 16 for r in ranks):
+        raise ValueError("board: 8 ranks of 8 squares, two characters each")
+    state.knights = [[] for _ in range(n)]
+    for i, rank_text in enumerate(ranks):
+        rank = 7 - i
+        for f in range(8):
+            sq = rank * 8 + f
+            state.heights[sq] = _DIGITS.index(rank_text[2 * f])
+            code = _OCC_BACK[rank_text[2 * f + 1]]
+            state.occ[sq] = code
+            if 1 <= code <= 4:
+                state.knights[code - 1].append(sq)
+    state.hands = [_counts(part) for part in v["hands"].split("|")]
+    state.fresh = _counts(v["fresh"])
+    state.drawn = _letters(v["drawn"])
+    state.decks, state.known = [], []
+    for part in v["decks"].split("|"):
+        state.decks.append(_letters(part))
+        state.known.append([ch.islower() for ch in part] if part != "-" else [])
+    state.common = _letters(v["common"])
+    state.discards = [_counts(part) for part in v["discards"].split("|")]
+    state.master_card = -1 if v["master"] == "-" else int(v["master"])
+    if any(len(x) != n for x in (state.scores, state.stacks, state.carry, state.hands, state.decks,
+                                 state.discards)):
+        raise ValueError(f"per-seat fields must list {n} seats")
+    state.history, state.actors, state._undo, state.scorings = [], [], [], []
+    state.refresh()
+    return state
+
+
+__all__ = ["to_position", "from_position", "CARD_LETTERS", "Leftover"]

@@ -1,0 +1,205 @@
+"""One seat's view of a game: every public fact, its own cards and deck knowledge, and nothing else.
+
+A view never holds the seed, another seat's hand, drawn cards or deck order. Bots search over
+:meth:`SeatView.determinize` — a full state that agrees with everything the seat has seen, with the unseen cards
+dealt at random.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import DECODE, Kind, format_action
+from .cards import N_CARD_TYPES, Card
+from .rules import CardMode, Rules
+from .scoring import PhaseScoring
+from .state import GameState, Stage
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    rules: Rules
+    players: int
+    stage: Stage
+    current: int
+    phase: int
+    round: int
+    turn: int
+    start: int
+    ap: int
+    buys: int
+    played: bool
+    turn_stack: int
+    heights: bytes
+    occupancy: bytes
+    knights: tuple[tuple[int, ...], ...]
+    king: int
+    scores: tuple[int, ...]
+    supply: int
+    stacks: tuple[tuple[int, ...], ...]
+    carry: tuple[int, ...]
+    hand: tuple[int, ...]  # this seat's card counts
+    fresh: tuple[int, ...]  # this seat's cards bought this turn (zeros when it is not its turn)
+    drawn: tuple[int, ...]  # this seat's drawn cards awaiting a keep decision
+    deck_known: tuple[int, ...]  # this seat's own deck, bottom → top: the card, or -1 where unknown
+    hand_sizes: tuple[int, ...]
+    deck_sizes: tuple[int, ...]
+    drawn_count: int
+    common_size: int
+    discards: tuple[tuple[int, ...], ...]
+    master_card: int
+    scorings: tuple[PhaseScoring, ...]
+    history: tuple[str, ...]  # every action in notation, other seats' kept cards hidden ("keep ?")
+    legal: tuple[int, ...]  # legal action ids when this seat is to act, else ()
+    position: str  # the redacted position string
+
+    @classmethod
+    def of(cls, state: GameState, seat: int) -> "SeatView":
+        mine = state.current == seat
+        deck_known = tuple(c if k else -1 for c, k in zip(state.decks[seat], state.known[seat]))
+        history = tuple(
+            "keep ?" if DECODE[a][0] is Kind.KEEP and actor != seat else format_action(a)
+            for a, actor in zip(state.history, state.actors))
+        return cls(
+            seat=seat, rules=state.rules, players=state.n, stage=state.stage, current=state.current,
+            phase=state.phase, round=state.round, turn=state.turn, start=state.start, ap=state.ap,
+            buys=state.buys, played=state.played, turn_stack=state.turn_stack, heights=bytes(state.heights),
+            occupancy=bytes(state.occ), knights=tuple(tuple(k) for k in state.knights), king=state.king,
+            scores=tuple(state.scores), supply=state.supply, stacks=tuple(tuple(s) for s in state.stacks),
+            carry=tuple(state.carry), hand=tuple(state.hands[seat]),
+            fresh=tuple(state.fresh) if mine else (0,) * N_CARD_TYPES,
+            drawn=tuple(state.drawn) if mine else (), deck_known=deck_known,
+            hand_sizes=tuple(sum(h) for h in state.hands), deck_sizes=tuple(len(d) for d in state.decks),
+            drawn_count=len(state.drawn), common_size=len(state.common),
+            discards=tuple(tuple(d) for d in state.discards), master_card=state.master_card,
+            scorings=tuple(state.scorings), history=history,
+            legal=tuple(state.legal_action_ids()) if mine and state.stage is not Stage.OVER else (),
+            position=state.position(seat),
+        )
+
+    def unseen_cards(self) -> list[int]:
+        """The cards this seat cannot see, as a list of card types (with repeats)."""
+        r = self.rules
+        if r.master or r.full_hand:
+            return []
+        if r.card_mode is CardMode.COMMON:
+            pool = [4] * N_CARD_TYPES
+            for d in self.discards:
+                for c in range(N_CARD_TYPES):
+                    pool[c] -= d[c]
+            for c in range(N_CARD_TYPES):
+                pool[c] -= self.hand[c]
+            return [c for c in range(N_CARD_TYPES) for _ in range(pool[c])]
+        out: list[int] = []
+        for s in range(self.players):
+            if s == self.seat:
+                continue
+            out.extend(c for c in range(N_CARD_TYPES) for _ in range(1 - self.discards[s][c]))
+        return out
+
+    def determinize(self, rng: random.Random) -> GameState:
+        """A full state consistent with this view: the unseen cards dealt at random to hands, draws and decks.
+
+        Built from the view's fields alone, so nothing hidden can leak into a bot's search."""
+        state = GameState(self.players, 0, self.rules)
+        state.stage, state.phase, state.round, state.turn = self.stage, self.phase, self.round, self.turn
+        state.start, state.ap, state.buys, state.played = self.start, self.ap, self.buys, self.played
+        state.turn_stack, state.king, state.supply = self.turn_stack, self.king, self.supply
+        state.heights, state.occ = bytearray(self.heights), bytearray(self.occupancy)
+        state.knights = [list(k) for k in self.knights]
+        state.scores = list(self.scores)
+        state.stacks = [list(s) for s in self.stacks]
+        state.carry = list(self.carry)
+        state.discards = [list(d) for d in self.discards]
+        state.master_card = self.master_card
+        state.scorings = list(self.scorings)
+        state.fresh = [0] * N_CARD_TYPES
+        state.drawn = []
+        me, r = self.seat, self.rules
+        state.hands = [[0] * N_CARD_TYPES for _ in range(self.players)]
+        state.decks = [[] for _ in range(self.players)]
+        state.known = [[] for _ in range(self.players)]
+        state.common = []
+        state.hands[me] = list(self.hand)
+        if r.master or r.full_hand:
+            state.hands = [[1 - d[c] for c in range(N_CARD_TYPES)] for d in self.discards]
+        elif r.card_mode is CardMode.OWN:
+            own = [1 - self.discards[me][c] - self.hand[c] for c in range(N_CARD_TYPES)]
+            for c in list(self.drawn) + [c for c in self.deck_known if c >= 0]:
+                own[c] -= 1
+            loose = [c for c in range(N_CARD_TYPES) for _ in range(own[c])]
+            rng.shuffle(loose)
+            state.decks[me] = [c if c >= 0 else loose.pop() for c in self.deck_known]
+            state.known[me] = [c >= 0 for c in self.deck_known]
+            for s in range(self.players):
+                if s == me:
+                    continue
+                pool = [c for c in range(N_CARD_TYPES) if not self.discards[s][c]]
+                rng.shuffle(pool)
+                size = self.hand_sizes[s]
+                state.hands[s] = [pool[:size].count(c) for c in range(N_CARD_TYPES)]
+                rest = pool[size:]
+                if s == self.current and self.stage is Stage.KEEP:
+                    state.drawn, rest = rest[:self.drawn_count], rest[self.drawn_count:]
+                state.decks[s] = rest
+                state.known[s] = [False] * len(rest)
+        else:
+            pool = self.unseen_cards()
+            rng.shuffle(pool)
+            for s in range(self.players):
+                if s != me:
+                    size = self.hand_sizes[s]
+                    state.hands[s] = [pool[:size].count(c) for c in range(N_CARD_TYPES)]
+                    pool = pool[size:]
+            state.common = pool
+        if self.current == me:
+            state.fresh = list(self.fresh)
+            if self.stage is Stage.KEEP:
+                state.drawn = list(self.drawn)
+        elif self.stage is Stage.TURN and self.buys:
+            # The cards bought this turn are hidden; which of its cards are fresh is dealt at random too.
+            cards = [c for c in range(N_CARD_TYPES) for _ in range(state.hands[self.current][c])]
+            for c in rng.sample(cards, min(self.buys, len(cards))):
+                state.fresh[c] += 1
+        state.refresh()
+        return state
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict of the view (what a server sends to this seat)."""
+        from .squares import square_name
+
+        return {
+            "seat": self.seat,
+            "rules": self.rules.to_text(),
+            "players": self.players,
+            "stage": self.stage.name.lower(),
+            "current": self.current,
+            "phase": self.phase + 1,
+            "round": self.round + 1,
+            "ap": self.ap,
+            "buys": self.buys,
+            "played": self.played,
+            "turn_stack": self.turn_stack,
+            "heights": list(self.heights),
+            "knights": [[square_name(sq) for sq in k] for k in self.knights],
+            "king": square_name(self.king) if self.king >= 0 else None,
+            "scores": list(self.scores),
+            "supply": self.supply,
+            "stacks": [list(s) for s in self.stacks],
+            "carry": list(self.carry),
+            "hand": {Card(c).text: n for c, n in enumerate(self.hand) if n},
+            "fresh": {Card(c).text: n for c, n in enumerate(self.fresh) if n},
+            "drawn": [Card(c).text for c in self.drawn],
+            "deck_known": [Card(c).text if c >= 0 else None for c in self.deck_known],
+            "hand_sizes": list(self.hand_sizes),
+            "deck_sizes": list(self.deck_sizes),
+            "common_size": self.common_size,
+            "discards": [{Card(c).text: n for c, n in enumerate(d) if n} for d in self.discards],
+            "master_card": self.master_card,
+            "history": list(self.history),
+            "legal": [format_action(a) for a in self.legal],
+            "position": self.position,
+        }
