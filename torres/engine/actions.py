@@ -171,9 +171,10 @@ class Action:
     """
 
     __slots__ = ("id",)
+    id: int
 
     def __init__(self, action_id: int) -> None:
-        if not 0 <= action_id < NUM_ACTIONS or DECODE[action_id][2] == -1 and DECODE[action_id][0] in _DIRECTIONAL:
+        if not is_valid_id(action_id):
             raise ValueError(f"no action has id {action_id}")
         object.__setattr__(self, "id", action_id)
 
@@ -224,6 +225,18 @@ class Action:
     @classmethod
     def parse(cls, text: str) -> "Action":
         return cls(parse_action_id(text))
+
+
+def is_valid_id(action_id: int) -> bool:
+    """Whether ``action_id`` names an action (a few ids in the fixed space name nothing, e.g. ``stack 0``)."""
+    if not 0 <= action_id < NUM_ACTIONS:
+        return False
+    kind, a, b = DECODE[action_id]
+    if kind in _DIRECTIONAL:
+        return b >= 0
+    if kind is Kind.STACK:
+        return a > 0
+    return True
 
 
 _DIRECTIONAL = {Kind.CLIMB, Kind.VAULT, Kind.DIAGONAL}

@@ -371,9 +371,10 @@ def explain_illegal(state: "GameState", action_id: int) -> str:
     if kind in (Kind.MOVE, Kind.CLIMB, Kind.DIAGONAL, Kind.VAULT, Kind.GATE, Kind.REDEPLOY):
         if a not in mine:
             return f"{text}: you have no knight on {square_name(a)}"
+    target = b if kind in (Kind.MOVE, Kind.CLIMB, Kind.DIAGONAL, Kind.VAULT, Kind.GATE, Kind.REDEPLOY) else a
     if kind in (Kind.MOVE, Kind.CLIMB, Kind.DIAGONAL, Kind.VAULT, Kind.GATE, Kind.REDEPLOY, Kind.KNIGHT,
-                Kind.BLOCK, Kind.BUILD) and occ[b if b >= 0 and kind is not Kind.LIFT else a]:
-        return f"{text}: {square_name(b if b >= 0 else a)} is occupied"
+                Kind.BLOCK, Kind.BUILD) and occ[target]:
+        return f"{text}: {square_name(target)} is occupied"
     if kind is Kind.MOVE:
         return (f"{text}: a knight steps orthogonally up at most one level (down any), or passes through a "
                 f"castle's doors without ending higher than it was ({square_name(a)} is level {h[a]}, "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from enum import IntEnum
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
 
 from . import movegen
 from .actions import (
@@ -40,6 +40,38 @@ class Stage(IntEnum):
     KING_MOVE = 5  # after a scoring: the lowest scorer may move the king
     CHOOSE_FIRST = 6  # IDW: the lowest scorer picks the next start player
     OVER = 7
+
+
+class _Snapshot(NamedTuple):
+    """Everything ``pop`` restores (the history is truncated to ``history_len``)."""
+
+    heights: bytes
+    occ: bytes
+    knights: list[list[int]]
+    king: int
+    scores: list[int]
+    supply: int
+    stacks: list[list[int]]
+    carry: list[int]
+    turn_stack: int
+    ap: int
+    buys: int
+    played: bool
+    fresh: list[int]
+    drawn: list[int]
+    hands: list[list[int]]
+    decks: list[list[int]]
+    known: list[list[bool]]
+    common: list[int]
+    discards: list[list[int]]
+    phase: int
+    round: int
+    turn: int
+    stage: Stage
+    start: int
+    scorings: list[PhaseScoring]
+    history_len: int
+    info: BoardInfo
 
 
 class IllegalActionError(ValueError):
@@ -106,7 +138,7 @@ class GameState:
         self.scorings: list[PhaseScoring] = []
         self.history: list[int] = []
         self.actors: list[int] = []  # the seat that took each action of the history
-        self._undo: list[tuple[object, ...]] = []
+        self._undo: list[_Snapshot] = []
         self._legal: list[int] | None = None
         if r.master:
             self.stage = Stage.CASTLES
@@ -240,39 +272,39 @@ class GameState:
         if action_id not in set(self.legal_action_ids()):
             raise IllegalActionError(movegen.explain_illegal(self, action_id))
 
-    _FIELDS = ("rules", "n", "seed", "stack_cap", "leftover", "phase_stacks", "start", "master_card",
-               "king", "supply", "turn_stack", "ap", "buys", "played", "phase", "round", "turn", "stage")
-
-    def _snapshot(self) -> tuple[object, ...]:
-        return (
+    def _snapshot(self) -> "_Snapshot":
+        return _Snapshot(
             bytes(self.heights), bytes(self.occ), [k[:] for k in self.knights], self.king, self.scores[:],
             self.supply, [s[:] for s in self.stacks], self.carry[:], self.turn_stack, self.ap, self.buys,
             self.played, self.fresh[:], self.drawn[:], [h[:] for h in self.hands], [d[:] for d in self.decks],
-            [k[:] for k in self.known], self.common[:], [d[:] for d in self.discards], self.phase, self.round, self.turn, self.stage,
-            self.start, self.scorings[:], len(self.history), self._info,
+            [k[:] for k in self.known], self.common[:], [d[:] for d in self.discards], self.phase, self.round,
+            self.turn, self.stage, self.start, self.scorings[:], len(self.history), self._info,
         )
 
-    def _restore(self, snap: tuple[object, ...], keep_history: bool = True) -> None:
-        (heights, occ, knights, self.king, scores, self.supply, stacks, carry, self.turn_stack, self.ap,
-         self.buys, self.played, fresh, drawn, hands, decks, known, common, discards, self.phase, self.round, self.turn,
-         self.stage, self.start, scorings, history_len, self._info) = snap  # type: ignore[assignment]
-        self.heights = bytearray(heights)  # type: ignore[arg-type]
-        self.occ = bytearray(occ)  # type: ignore[arg-type]
-        self.knights = [k[:] for k in knights]  # type: ignore[attr-defined]
-        self.scores = scores[:]  # type: ignore[index]
-        self.stacks = [s[:] for s in stacks]  # type: ignore[attr-defined]
-        self.carry = carry[:]  # type: ignore[index]
-        self.fresh = fresh[:]  # type: ignore[index]
-        self.drawn = drawn[:]  # type: ignore[index]
-        self.hands = [h[:] for h in hands]  # type: ignore[attr-defined]
-        self.decks = [d[:] for d in decks]  # type: ignore[attr-defined]
-        self.known = [k[:] for k in known]  # type: ignore[attr-defined]
-        self.common = common[:]  # type: ignore[index]
-        self.discards = [d[:] for d in discards]  # type: ignore[attr-defined]
-        self.scorings = scorings[:]  # type: ignore[index]
+    def _restore(self, snap: "_Snapshot", keep_history: bool = True) -> None:
+        self.heights = bytearray(snap.heights)
+        self.occ = bytearray(snap.occ)
+        self.knights = [k[:] for k in snap.knights]
+        self.king = snap.king
+        self.scores = snap.scores[:]
+        self.supply = snap.supply
+        self.stacks = [s[:] for s in snap.stacks]
+        self.carry = snap.carry[:]
+        self.turn_stack, self.ap, self.buys, self.played = snap.turn_stack, snap.ap, snap.buys, snap.played
+        self.fresh = snap.fresh[:]
+        self.drawn = snap.drawn[:]
+        self.hands = [h[:] for h in snap.hands]
+        self.decks = [d[:] for d in snap.decks]
+        self.known = [k[:] for k in snap.known]
+        self.common = snap.common[:]
+        self.discards = [d[:] for d in snap.discards]
+        self.phase, self.round, self.turn, self.stage, self.start = (
+            snap.phase, snap.round, snap.turn, snap.stage, snap.start)
+        self.scorings = snap.scorings[:]
         if keep_history:
-            del self.history[history_len:]  # type: ignore[misc]
-            del self.actors[history_len:]  # type: ignore[misc]
+            del self.history[snap.history_len:]
+            del self.actors[snap.history_len:]
+        self._info = snap.info
         self._legal = None
 
     # --- the effect of each action ----------------------------------------------------------------------------
@@ -515,7 +547,7 @@ class GameState:
             extra = master_bonus(MasterCard(self.master_card), self.phase, info, self.knights)
             for seat in order:
                 advance(self.scores, seat, extra[seat])
-        king_castle = ()
+        king_castle: tuple[str, ...] = ()
         if self.king >= 0 and info.cid[self.king] >= 0:
             king_castle = tuple(square_name(s) for s in info.squares[info.cid[self.king]])
         self.scorings.append(PhaseScoring(self.phase, tuple(order), tuple(castles), king_castle, tuple(bonus),

@@ -1,0 +1,21 @@
+"""Entry point of the ``torres`` console script."""
+
+from __future__ import annotations
+
+import importlib
+
+from .app import app
+
+#: Modules that register commands on ``app`` (one line each).
+COMMAND_MODULES: tuple[str, ...] = (
+)
+
+
+def main() -> None:
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"torres.cli.{name}")
+    app()
+
+
+if __name__ == "__main__":
+    main()
