@@ -13,7 +13,8 @@ _CACHE_LIMIT = 50_000
 
 
 class BoardInfo:
-    __slots__ = ("heights", "cid", "area", "top", "squares", "_exits", "_placeable")
+    __slots__ = ("heights", "cid", "area", "top", "squares", "_exits", "_placeable", "_door_masks",
+                 "_placeable_mask")
 
     heights: bytes
     cid: list[int]  # castle index of each square, -1 for ground
@@ -30,6 +31,8 @@ class BoardInfo:
         self.squares = squares
         self._exits: dict[int, tuple[int, ...]] = {}
         self._placeable: tuple[int, ...] | None = None
+        self._door_masks: dict[int, int] = {}
+        self._placeable_mask = -1
 
     @property
     def castle_count(self) -> int:
@@ -57,6 +60,29 @@ class BoardInfo:
             found = tuple(sorted(seen))
             self._exits[castle] = found
         return found
+
+    def door_mask(self, castle: int, level: int) -> int:
+        """Bitmask of the door exits of ``castle`` at ``level`` or below: where a knight that entered the castle
+        from ``level`` may step out (before excluding occupied squares)."""
+        key = castle * 64 + level
+        mask = self._door_masks.get(key)
+        if mask is None:
+            h = self.heights
+            mask = 0
+            for u in self.exits(castle):
+                if h[u] <= level:
+                    mask |= 1 << u
+            self._door_masks[key] = mask
+        return mask
+
+    def placeable_mask(self) -> int:
+        """:meth:`placeable` as a bitmask."""
+        if self._placeable_mask < 0:
+            mask = 0
+            for sq in self.placeable():
+                mask |= 1 << sq
+            self._placeable_mask = mask
+        return self._placeable_mask
 
     def placeable(self) -> tuple[int, ...]:
         """Squares where the normal rules allow a block, ignoring pieces: on a castle square below the castle's

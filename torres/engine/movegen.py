@@ -100,55 +100,61 @@ def _keep_actions(state: "GameState") -> list[int]:
     return out
 
 
+def _emit(out: list[int], base: int, mask: int) -> None:
+    """Append ``base + sq`` for every set bit ``sq`` of ``mask``, lowest first."""
+    while mask:
+        low = mask & -mask
+        out.append(base + low.bit_length() - 1)
+        mask ^= low
+
+
 def _turn_actions(state: "GameState") -> list[int]:
-    seat = state.current
+    seat = (state.start + state.turn) % state.n
     h = state.heights
-    occ = state.occ
     info = state.info
     mine = state.knights[seat]
     ap = state.ap
+    free = ~state.occupied
     out: list[int] = [O_END]
+    append = out.append
     if ap >= 1:
-        out.append(O_SCORE)
+        append(O_SCORE)
         cid = info.cid
+        door_mask = info.door_mask
         for src in mine:
             level = h[src]
             reach = 0
-            for dst in ORTHOGONAL[src]:
-                if not occ[dst] and h[dst] <= level + 1:
-                    reach |= 1 << dst
-            entered = set()
+            entered = -1
             for v in ORTHOGONAL[src]:
-                if h[v] > level:
+                hv = h[v]
+                if hv <= level + 1:
+                    reach |= 1 << v
+                if hv > level:
                     c = cid[v]
-                    if c not in entered:
-                        entered.add(c)
-                        for u in info.exits(c):
-                            if h[u] <= level and not occ[u]:
-                                reach |= 1 << u
-            reach &= ~(1 << src)
-            base = O_MOVE + src * 64
+                    if c != entered:  # a second neighbour of the same castle adds nothing new
+                        reach |= door_mask(c, level)
+                        entered = c
+            reach &= free
+            base = O_MOVE + src * 64 - 1
             while reach:
                 low = reach & -reach
-                out.append(base + low.bit_length() - 1)
+                append(base + low.bit_length())
                 reach ^= low
         if state.turn_stack > 0:
-            for sq in info.placeable():
-                if not occ[sq]:
-                    out.append(O_BLOCK + sq)
+            _emit(out, O_BLOCK, info.placeable_mask() & free)
         if state.buys < state.rules.max_buys and _can_buy(state, seat):
-            out.append(O_BUY)
+            append(O_BUY)
     if state.turn_stack < 0 and state.rules.stack_choice is StackChoice.PLAYER:
         for height in set(state.stacks[seat]):
-            out.append(O_STACK + height)
+            append(O_STACK + height)
     if ap >= 2 and len(mine) < state.rules.knights_per_player:
-        out.extend(O_KNIGHT + sq for sq in _knight_sites(h, occ, mine, -1))
+        _emit(out, O_KNIGHT, _knight_sites(h, mine, -1) & free)
     if not state.played:
         hand = state.hands[seat]
         fresh = state.fresh
         for card in range(10):
             if hand[card] > fresh[card]:
-                _card_actions(state, seat, card, out)
+                _card_actions(state, seat, card, out, free)
     return out
 
 
@@ -160,27 +166,21 @@ def _can_buy(state: "GameState", seat: int) -> bool:
     return bool(state.decks[seat])
 
 
-def _knight_sites(h: bytearray, occ: bytearray, mine: list[int], skip: int) -> list[int]:
-    """Empty squares orthogonally next to one of ``mine`` (other than ``skip``) and no higher than it."""
+def _knight_sites(h: bytearray, mine: list[int], skip: int) -> int:
+    """Bitmask of squares orthogonally next to one of ``mine`` (other than ``skip``) and no higher than it
+    (occupied squares included: the caller masks them out)."""
     sites = 0
     for k in mine:
         if k == skip:
             continue
         level = h[k]
         for n in ORTHOGONAL[k]:
-            if not occ[n] and h[n] <= level:
+            if h[n] <= level:
                 sites |= 1 << n
-    if skip >= 0:
-        sites &= ~(1 << skip)
-    out = []
-    while sites:
-        low = sites & -sites
-        out.append(low.bit_length() - 1)
-        sites ^= low
-    return out
+    return sites
 
 
-def _card_actions(state: "GameState", seat: int, card: int, out: list[int]) -> None:
+def _card_actions(state: "GameState", seat: int, card: int, out: list[int], free: int) -> None:
     h, occ, info = state.heights, state.occ, state.info
     mine = state.knights[seat]
     if card == Card.SIX:
@@ -219,27 +219,17 @@ def _card_actions(state: "GameState", seat: int, card: int, out: list[int]) -> N
         for src in mine:
             level = h[src]
             reach = 0
-            entered = set()
             for v in ORTHOGONAL[src]:
-                if h[v] > level and cid[v] not in entered:
-                    entered.add(cid[v])
-                    for u in info.exits(cid[v]):
-                        if not occ[u]:
-                            reach |= 1 << u
-            reach &= ~(1 << src)
-            while reach:
-                low = reach & -reach
-                out.append(O_GATE + src * 64 + low.bit_length() - 1)
-                reach ^= low
+                if h[v] > level:
+                    reach |= info.door_mask(cid[v], 63)  # the card lets the knight climb any number of levels
+            _emit(out, O_GATE + src * 64, reach & free)
     elif card == Card.REDEPLOY:
-        for src in mine:
-            for dst in _knight_sites(h, occ, mine, src):
-                out.append(O_REDEPLOY + src * 64 + dst)
+        if len(mine) > 1:
+            for src in mine:
+                _emit(out, O_REDEPLOY + src * 64, _knight_sites(h, mine, src) & free)
     elif card == Card.BUILD:
         if state.supply > 0:
-            for sq in info.placeable():
-                if not occ[sq]:
-                    out.append(O_BUILD + sq)
+            _emit(out, O_BUILD, info.placeable_mask() & free)
     elif card == Card.LIFT:
         sources = sorted(set(state.stacks[seat]))
         if state.turn_stack > 0:

@@ -47,6 +47,7 @@ class _Snapshot(NamedTuple):
 
     heights: bytes
     occ: bytes
+    occupied: int
     knights: list[list[int]]
     king: int
     scores: list[int]
@@ -72,6 +73,10 @@ class _Snapshot(NamedTuple):
     scorings: list[PhaseScoring]
     history_len: int
     info: BoardInfo
+
+
+#: Actions that change none of the copy-on-write fields.
+_HOT_KINDS = frozenset({Kind.MOVE, Kind.BLOCK, Kind.KNIGHT, Kind.SCORE})
 
 
 class IllegalActionError(ValueError):
@@ -120,6 +125,7 @@ class GameState:
                 self.common = deck
         self.heights = bytearray(64)
         self.occ = bytearray(64)
+        self.occupied = 0  # bitmask of the squares holding a knight or the king
         self.knights: list[list[int]] = [[] for _ in range(players)]
         self.king = -1
         self.scores = [0] * players
@@ -230,7 +236,7 @@ class GameState:
     # --- making and taking back actions -------------------------------------------------------------------
     def push(self, action: Action | int | str, check: bool = True) -> None:
         """Apply an action; keeps what ``pop`` needs to restore this exact state."""
-        action_id = self._to_id(action)
+        action_id = action if type(action) is int else self._to_id(action)
         if check:
             self._check(action_id)
         self._undo.append(self._snapshot())
@@ -253,6 +259,7 @@ class GameState:
         other = GameState.__new__(GameState)
         other.__dict__.update(self.__dict__)
         other._restore(self._snapshot(), keep_history=False)
+        other._copy_cold()
         other.history = self.history[:]
         other.actors = self.actors[:]
         other._undo = self._undo[:]
@@ -272,48 +279,58 @@ class GameState:
         if action_id not in set(self.legal_action_ids()):
             raise IllegalActionError(movegen.explain_illegal(self, action_id))
 
+    # Undo keeps a snapshot per action. Fields that the frequent actions (move, block, knight, score) never touch
+    # are shared with the snapshot and copied only when an action is about to change them (copy-on-write).
     def _snapshot(self) -> "_Snapshot":
         return _Snapshot(
-            bytes(self.heights), bytes(self.occ), [k[:] for k in self.knights], self.king, self.scores[:],
-            self.supply, [s[:] for s in self.stacks], self.carry[:], self.turn_stack, self.ap, self.buys,
-            self.played, self.fresh[:], self.drawn[:], [h[:] for h in self.hands], [d[:] for d in self.decks],
-            [k[:] for k in self.known], self.common[:], [d[:] for d in self.discards], self.phase, self.round,
-            self.turn, self.stage, self.start, self.scorings[:], len(self.history), self._info,
+            bytes(self.heights), bytes(self.occ), self.occupied, [k[:] for k in self.knights], self.king,
+            self.scores[:], self.supply, self.stacks, self.carry, self.turn_stack, self.ap, self.buys, self.played, self.fresh,
+            self.drawn, self.hands, self.decks, self.known, self.common, self.discards, self.phase, self.round,
+            self.turn, self.stage, self.start, self.scorings, len(self.history), self._info,
         )
 
     def _restore(self, snap: "_Snapshot", keep_history: bool = True) -> None:
         self.heights = bytearray(snap.heights)
         self.occ = bytearray(snap.occ)
+        self.occupied = snap.occupied
         self.knights = [k[:] for k in snap.knights]
         self.king = snap.king
         self.scores = snap.scores[:]
         self.supply = snap.supply
-        self.stacks = [s[:] for s in snap.stacks]
-        self.carry = snap.carry[:]
+        self.stacks, self.carry, self.fresh, self.drawn = snap.stacks, snap.carry, snap.fresh, snap.drawn
+        self.hands, self.decks, self.known, self.common = snap.hands, snap.decks, snap.known, snap.common
+        self.discards, self.scorings = snap.discards, snap.scorings
         self.turn_stack, self.ap, self.buys, self.played = snap.turn_stack, snap.ap, snap.buys, snap.played
-        self.fresh = snap.fresh[:]
-        self.drawn = snap.drawn[:]
-        self.hands = [h[:] for h in snap.hands]
-        self.decks = [d[:] for d in snap.decks]
-        self.known = [k[:] for k in snap.known]
-        self.common = snap.common[:]
-        self.discards = [d[:] for d in snap.discards]
         self.phase, self.round, self.turn, self.stage, self.start = (
             snap.phase, snap.round, snap.turn, snap.stage, snap.start)
-        self.scorings = snap.scorings[:]
         if keep_history:
             del self.history[snap.history_len:]
             del self.actors[snap.history_len:]
         self._info = snap.info
         self._legal = None
 
+    def _copy_cold(self) -> None:
+        """Give this state its own copies of the copy-on-write fields (see ``_snapshot``)."""
+        self.stacks = [s[:] for s in self.stacks]
+        self.carry = self.carry[:]
+        self.fresh = self.fresh[:]
+        self.drawn = self.drawn[:]
+        self.hands = [h[:] for h in self.hands]
+        self.decks = [d[:] for d in self.decks]
+        self.known = [k[:] for k in self.known]
+        self.common = self.common[:]
+        self.discards = [d[:] for d in self.discards]
+        self.scorings = self.scorings[:]
+
     # --- the effect of each action ----------------------------------------------------------------------------
     def _apply(self, action_id: int) -> None:
         kind, a, b = DECODE[action_id]
-        seat = self.current
+        seat = (self.start + self.turn) % self.n if self.stage is Stage.TURN else self.current
         self.history.append(action_id)
         self.actors.append(seat)
         self._legal = None
+        if kind not in _HOT_KINDS:
+            self._copy_cold()
         if kind is Kind.MOVE:
             self.ap -= 1
             self._move_knight(a, b)
@@ -347,8 +364,10 @@ class GameState:
             if kind is Kind.KING:
                 if self.king >= 0:
                     self.occ[self.king] = EMPTY
+                    self.occupied &= ~(1 << self.king)
                 self.king = a
                 self.occ[a] = KING
+                self.occupied |= 1 << a
             if self.stage is Stage.KING_SETUP:
                 self._begin_phase()
             else:
@@ -366,15 +385,16 @@ class GameState:
 
     def _move_knight(self, src: int, dst: int) -> None:
         code = self.occ[src]
-        seat = code - 1
-        squares = self.knights[seat]
+        squares = self.knights[code - 1]
         squares[squares.index(src)] = dst
         self.occ[src] = EMPTY
         self.occ[dst] = code
+        self.occupied ^= (1 << src) | (1 << dst)
 
     def _place_knight(self, seat: int, sq: int) -> None:
         self.knights[seat].append(sq)
         self.occ[sq] = seat + 1
+        self.occupied |= 1 << sq
 
     def _add_block(self, sq: int) -> None:
         self.heights[sq] += 1
@@ -590,6 +610,7 @@ class GameState:
     def refresh(self) -> None:
         """Recompute what is derived from the fields, after they were set directly (positions, builders)."""
         self._info = board_info(bytes(self.heights))
+        self.occupied = sum(1 << sq for sq in range(64) if self.occ[sq])
         self._legal = None
 
     def position(self, seat: int | None = None) -> str:
