@@ -8,6 +8,8 @@ from .app import app
 
 #: Modules that register commands on ``app`` (one line each).
 COMMAND_MODULES: tuple[str, ...] = (
+    "records_cmds",
+    "bench_cmd",
 )
 
 
