@@ -14,7 +14,7 @@ _CACHE_LIMIT = 50_000
 
 class BoardInfo:
     __slots__ = ("heights", "cid", "area", "top", "squares", "_exits", "_placeable", "_door_masks",
-                 "_placeable_mask")
+                 "_placeable_mask", "_near", "_shift_masks")
 
     heights: bytes
     cid: list[int]  # castle index of each square, -1 for ground
@@ -33,6 +33,8 @@ class BoardInfo:
         self._placeable: tuple[int, ...] | None = None
         self._door_masks: dict[int, int] = {}
         self._placeable_mask = -1
+        self._near: list[int] | None = None
+        self._shift_masks: dict[tuple[int, bool, int], int] = {}
 
     @property
     def castle_count(self) -> int:
@@ -41,6 +43,74 @@ class BoardInfo:
     def castles_next_to(self, sq: int) -> set[int]:
         cid = self.cid
         return {cid[n] for n in ORTHOGONAL[sq] if cid[n] >= 0}
+
+    def near_counts(self) -> list[int]:
+        """For each square: how many different castles touch it orthogonally (castle squares count too)."""
+        if self._near is None:
+            cid = self.cid
+            near = []
+            for sq in range(64):
+                first, count = -1, 0
+                for n in ORTHOGONAL[sq]:
+                    c = cid[n]
+                    if c >= 0 and c != first:
+                        if count == 0:
+                            first, count = c, 1
+                        else:
+                            count = 2
+                            break
+                near.append(count)
+            self._near = near
+        return self._near
+
+    def shift_mask(self, src: int, level_one: bool, minimum: int) -> int:
+        """Where the shift card may move the block on top of ``src`` (pieces ignored; -1 bits never include
+        ``src``): 0 if taking it would divide its castle or leave the castle taller than its area.
+
+        Rules (000_…): "A castle may not be divided ... you may not reduce the total number of castles below
+        six ... you may not ... reduce the surface area of a castle if such action would cause that castle to be
+        taller than its surface area ... begin a new castle by placing the block on an empty space that is not
+        orthogonally adjacent to any other castle." yucata.de (001_…): "The tower block taken must be at level 1
+        and must be placed onto a space so that the level of the space is 1 after placing the block."."""
+        key = (src, level_one, minimum)
+        mask = self._shift_masks.get(key)
+        if mask is not None:
+            return mask
+        mask = 0
+        h = self.heights
+        if h[src] and not (level_one and h[src] != 1):
+            after = bytearray(h)
+            after[src] -= 1
+            board = board_info(bytes(after))
+            whole = True
+            if h[src] == 1 and self.area[self.cid[src]] > 1:
+                remaining = [s for s in self.squares[self.cid[src]] if s != src]
+                pieces = {board.cid[s] for s in remaining}
+                c = board.cid[remaining[0]]
+                whole = len(pieces) == 1 and board.top[c] <= board.area[c]
+            if whole:
+                near = board.near_counts()
+                bcid, barea = board.cid, board.area
+                count = board.castle_count
+                before = self.castle_count
+                for dst in range(64):
+                    if dst == src:
+                        continue
+                    c = bcid[dst]
+                    if c >= 0:
+                        if level_one or after[dst] >= barea[c]:
+                            continue
+                        total = count
+                    else:
+                        k = near[dst]
+                        if k > 1:
+                            continue
+                        total = count + (1 if k == 0 else 0)
+                    if total < before and total < minimum:
+                        continue
+                    mask |= 1 << dst
+        self._shift_masks[key] = mask
+        return mask
 
     def exits(self, castle: int) -> tuple[int, ...]:
         """Squares a knight can step out onto from a door of ``castle``.
@@ -89,25 +159,15 @@ class BoardInfo:
         area, or on ground orthogonally next to exactly one castle (never joining two)."""
         if self._placeable is None:
             h, cid, area = self.heights, self.cid, self.area
+            near = self.near_counts()
             out = []
             for sq in range(64):
                 c = cid[sq]
                 if c >= 0:
                     if h[sq] < area[c]:
                         out.append(sq)
-                else:
-                    first = -1
-                    ok = False
-                    for n in ORTHOGONAL[sq]:
-                        cn = cid[n]
-                        if cn >= 0:
-                            if first == -1:
-                                first, ok = cn, True
-                            elif cn != first:
-                                ok = False
-                                break
-                    if ok:
-                        out.append(sq)
+                elif near[sq] == 1:
+                    out.append(sq)
             self._placeable = tuple(out)
         return self._placeable
 

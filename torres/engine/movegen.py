@@ -12,7 +12,6 @@ from .actions import (
     O_GATE, O_KEEP, O_KING, O_KING_STAY, O_KNIGHT, O_LIFT, O_MOVE, O_REDEPLOY, O_SCORE, O_SEVEN, O_SHIFT, O_SIX,
     O_STACK, O_START, O_VAULT, PLAY_KINDS, format_action,
 )
-from .board import board_info
 from .cards import Card
 from .rules import CardMode, ClimbCard, Spacing, StackChoice, VaultOver
 from .squares import DIAG_STEP, ORTHO_STEP, ORTHO_STEP2, ORTHOGONAL, square_name
@@ -236,12 +235,13 @@ def _card_actions(state: "GameState", seat: int, card: int, out: list[int], free
             sources.insert(0, 0)
         if not sources:
             return
+        near = info.near_counts()
         for sq in mine:
             c = info.cid[sq]
             if c >= 0:
                 ok = h[sq] < info.area[c]
             else:
-                ok = len(info.castles_next_to(sq)) <= 1  # a new castle, or growing the one next to it
+                ok = near[sq] <= 1  # a new castle, or growing the one next to it
             if ok:
                 for s in sources:
                     out.append(O_LIFT + sq * MAX_STACK + s)
@@ -250,44 +250,17 @@ def _card_actions(state: "GameState", seat: int, card: int, out: list[int], free
 
 
 def shift_moves(state: "GameState") -> list[tuple[int, int]]:
-    """The shift card: "Move any empty tower block on the board to another empty space on the board. A castle
-    may not be divided ... not reduce the total number of castles below six ... not ... taller than its surface
-    area." yucata.de: "The tower block taken must be at level 1 and ... the level of the space is 1 after"."""
-    h, occ, info = state.heights, state.occ, state.info
-    level_one = state.rules.shift_level_one
-    minimum = state.rules.min_castles
+    """The shift card's (from, to) pairs: an empty block to an empty square (rules in ``BoardInfo.shift_mask``)."""
+    info, free = state.info, ~state.occupied
+    level_one, minimum = state.rules.shift_level_one, state.rules.min_castles
     out = []
     for src in range(64):
-        if not h[src] or occ[src] or (level_one and h[src] != 1):
-            continue
-        after = bytearray(h)
-        after[src] -= 1
-        board = board_info(bytes(after))
-        if h[src] == 1:
-            c = info.cid[src]
-            if info.area[c] > 1:
-                # The castle must stay in one piece and no taller than its smaller area.
-                remaining = [s for s in info.squares[c] if s != src]
-                if board.cid[remaining[0]] != board.cid[remaining[-1]] or len(
-                        {board.cid[s] for s in remaining}) != 1:
-                    continue
-                if board.top[board.cid[remaining[0]]] > board.area[board.cid[remaining[0]]]:
-                    continue
-        for dst in range(64):
-            if dst == src or occ[dst]:
-                continue
-            if board.cid[dst] >= 0:
-                if level_one or after[dst] >= board.area[board.cid[dst]]:
-                    continue
-                count = board.castle_count
-            else:
-                near = len(board.castles_next_to(dst))
-                if near > 1:
-                    continue
-                count = board.castle_count + (1 if near == 0 else 0)
-            if count < info.castle_count and count < minimum:
-                continue
-            out.append((src, dst))
+        if state.heights[src] and not state.occ[src]:
+            mask = info.shift_mask(src, level_one, minimum) & free
+            while mask:
+                low = mask & -mask
+                out.append((src, low.bit_length() - 1))
+                mask ^= low
     return out
 
 
