@@ -99,7 +99,7 @@ def selfplay(
             write_record(out, record)
         except OSError as exc:
             _err(f"cannot write {out}: {exc.strerror or exc}")
-    summary = Console(stderr=True, highlight=False)
+    summary = Console(stderr=True, highlight=False, soft_wrap=True)
     scores = ", ".join(f"seat {s} ({specs[s]}) {state.scores[s]}" for s in range(players))
     summary.print(f"{rules.to_text()}, {players} players, seed {seed}: {len(state.history)} actions")
     summary.print(f"scores: {scores}")

@@ -1,0 +1,248 @@
+"""The record and bench commands, through typer's CliRunner and through the installed console script."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+import torres.cli.bench_cmd  # noqa: F401  (registers `bench`)
+import torres.cli.records_cmds  # noqa: F401  (registers `selfplay`, `replay`, `legal`)
+from torres import GameState, Rules
+from torres.cli.app import app
+from torres.cli.main import COMMAND_MODULES
+from torres.records import read_record, replay
+
+runner = CliRunner()
+TORRES = Path(sys.executable).parent / "torres"
+
+
+def run(*args: str) -> Any:
+    return runner.invoke(app, list(args))
+
+
+@pytest.fixture(scope="module")
+def record_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("rec") / "game.json"
+    result = run("selfplay", "--players", "3", "--seed", "9", "--out", str(path))
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def test_modules_are_registered() -> None:
+    assert "records_cmds" in COMMAND_MODULES and "bench_cmd" in COMMAND_MODULES
+
+
+def test_selfplay_to_stdout_is_a_record_and_summary_goes_to_stderr() -> None:
+    result = run("selfplay", "--players", "2", "--seed", "3", "--edition", "idw")
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    assert record["format"] == "torres-record" and record["edition"] == "idw" and record["players"] == 2
+    assert record["meta"]["bots"] == ["random", "random"]
+    assert record["result"]["finished"] is True
+    state = replay(record)
+    assert "scores:" in result.stderr and "winner: seat" in result.stderr
+    for seat in range(2):
+        assert f"seat {seat} (random) {state.scores[seat]}" in result.stderr
+
+
+def test_selfplay_is_deterministic_for_a_seed() -> None:
+    a = json.loads(run("selfplay", "-n", "4", "-s", "5").stdout)
+    b = json.loads(run("selfplay", "-n", "4", "-s", "5").stdout)
+    c = json.loads(run("selfplay", "-n", "4", "-s", "6").stdout)
+    assert a["actions"] == b["actions"]
+    assert a["actions"] != c["actions"]
+
+
+def test_selfplay_options_reach_the_rules(tmp_path: Path) -> None:
+    out = tmp_path / "m.json"
+    result = run("selfplay", "-n", "2", "--edition", "yucata", "--master", "--card-mode", "common",
+                 "--bots", "random,random", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    record = read_record(out)
+    rules = Rules.from_text(record["rules"])
+    assert rules.edition == "yucata" and rules.master and rules.card_mode.value == "common"
+    assert record["actions"][0].startswith("castle ")
+    assert f"record written to {out}" in result.stderr
+
+
+def test_selfplay_stop_after_writes_an_unfinished_record() -> None:
+    result = run("selfplay", "--stop-after", "25")
+    record = json.loads(result.stdout)
+    assert len(record["actions"]) == 25 and record["result"]["finished"] is False
+    assert "unfinished" in result.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bots", "random,random,random"], "names 3 bots for 2 players"),
+    (["--bots", "genius"], "unknown bot 'genius'"),
+    (["--edition", "monopoly"], "unknown edition 'monopoly'"),
+])
+def test_selfplay_rejects_bad_options(args: list[str], message: str) -> None:
+    result = run("selfplay", *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert result.stdout == ""
+
+
+def test_replay_prints_position_and_scores(record_file: Path) -> None:
+    state = replay(read_record(record_file))
+    result = run("replay", str(record_file))
+    assert result.exit_code == 0, result.output
+    assert f"position: {state.position()}" in result.stdout
+    assert "replay OK" in result.stdout and "game over after phase 3" in result.stdout
+    assert "Scores" in result.stdout
+    for seat in range(3):
+        assert any(line.split("│")[1:4] == [f" {seat} ".rjust(6), " random ", f" {state.scores[seat]} ".rjust(7)]
+                   for line in result.stdout.splitlines() if line.count("│") >= 4)
+
+
+def test_replay_json(record_file: Path) -> None:
+    record = read_record(record_file)
+    state = replay(record)
+    result = run("replay", str(record_file), "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["scores"] == state.scores
+    assert summary["finished"] is True and summary["stage"] == "over"
+    assert summary["position"] == state.position()
+    assert summary["actions"] == len(record["actions"])
+    assert (summary["phase"], summary["round"], summary["current"]) == (state.phase + 1, state.round + 1,
+                                                                         state.current)
+
+
+def test_replay_of_an_unfinished_game_says_who_is_to_act(tmp_path: Path) -> None:
+    out = tmp_path / "u.json"
+    run("selfplay", "--stop-after", "12", "--out", str(out))
+    state = replay(read_record(out))
+    result = run("replay", str(out))
+    assert result.exit_code == 0, result.output
+    assert f"seat {state.current} to act" in result.stdout
+    assert json.loads(run("replay", str(out), "--json").stdout)["finished"] is False
+
+
+def test_replay_of_a_tampered_record_names_index_text_and_rule(record_file: Path, tmp_path: Path) -> None:
+    record = read_record(record_file)
+    record["actions"].insert(2, "buy")
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record), encoding="utf-8")
+    state = GameState(3, record["seed"], Rules.from_text(record["rules"])).play(record["actions"][:2])
+    assert not state.is_legal("buy")
+    result = run("replay", str(bad), "--json")
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert "action 2 ('buy') is illegal" in result.stderr
+    assert "each player places a first knight" in result.stderr
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{not json", "not valid JSON"),
+    ('{"format": "pgn"}', "not a Torres record"),
+    ('{"format": "torres-record", "version": 1}', "record lacks the fields"),
+])
+def test_replay_of_a_malformed_file_fails_cleanly(tmp_path: Path, content: str, message: str) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text(content, encoding="utf-8")
+    result = run("replay", str(bad))
+    assert result.exit_code == 1
+    assert message in result.stderr and str(bad) in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_replay_of_a_missing_file(tmp_path: Path) -> None:
+    result = run("replay", str(tmp_path / "nope.json"))
+    assert result.exit_code == 1 and "cannot read" in result.stderr
+
+
+def test_legal_at_a_point_of_a_record_groups_by_kind(record_file: Path) -> None:
+    record = read_record(record_file)
+    k = 3  # all three first knights placed: the king's setup square is to be chosen
+    state = replay(record, upto=k)
+    result = run("legal", str(record_file), "--at", str(k))
+    assert result.exit_code == 0, result.output
+    assert f"seat {state.current} to act" in result.stdout
+    assert f"{len(state.legal_actions)} legal actions" in result.stdout
+    kinds = {a.kind.name.lower() for a in state.legal_actions}
+    rows = [line for line in result.stdout.splitlines() if line.startswith("│")]
+    assert {row.split("│")[1].strip() for row in rows} == kinds
+    for action in state.legal_actions:
+        assert str(action) in result.stdout
+
+
+def test_legal_json_from_a_position(record_file: Path) -> None:
+    state = replay(read_record(record_file), upto=40)
+    result = run("legal", "--position", state.position(), "--json")
+    assert result.exit_code == 0, result.output
+    info = json.loads(result.stdout)
+    assert [a["text"] for a in info["actions"]] == [str(a) for a in state.legal_actions]
+    assert [a["id"] for a in info["actions"]] == state.legal_action_ids()
+    assert info["count"] == len(state.legal_actions) and info["current"] == state.current
+
+
+def test_legal_at_the_end_of_a_finished_game(record_file: Path) -> None:
+    result = run("legal", str(record_file))
+    assert result.exit_code == 0 and "game is over" in result.stdout
+    info = json.loads(run("legal", str(record_file), "--json").stdout)
+    assert info["finished"] is True and info["actions"] == [] and info["count"] == 0
+
+
+@pytest.mark.parametrize("args, message", [
+    ([], "give a record FILE or --position"),
+    (["--position", "torres/1 n=2"], "bad position"),
+    (["--position", "chess"], "bad position"),
+])
+def test_legal_rejects_bad_input(args: list[str], message: str) -> None:
+    result = run("legal", *args)
+    assert result.exit_code != 0 and message in result.stderr
+
+
+def test_bench_json_has_every_field() -> None:
+    result = run("bench", "--seconds", "0.01", "--reps", "1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    rows = {(s["players"], s["mode"]) for s in data["torres"]}
+    assert rows == {(n, m) for n in (2, 3, 4) for m in ("push", "apply")}
+    for s in data["torres"]:
+        assert s["actions_per_second"] > 0 and s["games_per_second"] > 0 and s["games"] >= 1
+        assert s["ratio_vs_chess"] == pytest.approx(s["actions_per_second"] / data["chess"]["actions_per_second"])
+    assert data["chess"]["actions_per_second"] > 0 and data["chess"]["actions_per_game"] <= 200
+
+
+def test_bench_human_output() -> None:
+    result = run("bench", "--seconds", "0.01", "--reps", "2")
+    assert result.exit_code == 0, result.output
+    for word in ("actions/s", "games/s", "× chess", "medians of 2 repetitions", "push", "apply", "chess"):
+        assert word in result.stdout
+    lines = [line for line in result.stdout.splitlines() if line.startswith("│ torres")]
+    assert len(lines) == 6
+
+
+def test_console_script_selfplay_replay_legal(tmp_path: Path) -> None:
+    """The installed ``torres`` script end to end, in real subprocesses."""
+    assert TORRES.exists(), f"console script not installed at {TORRES}"
+    game = tmp_path / "sp.json"
+    sp = subprocess.run([str(TORRES), "selfplay", "--players", "4", "--seed", "21", "--edition", "ravensburger",
+                         "--out", str(game)], capture_output=True, text=True, timeout=120)
+    assert sp.returncode == 0, sp.stderr
+    assert "winner: seat" in sp.stderr
+    rp = subprocess.run([str(TORRES), "replay", str(game), "--json"], capture_output=True, text=True,
+                        timeout=120)
+    assert rp.returncode == 0, rp.stderr
+    summary = json.loads(rp.stdout)
+    record = read_record(game)
+    assert summary["scores"] == record["result"]["scores"] and summary["finished"] is True
+    lg = subprocess.run([str(TORRES), "legal", str(game), "--at", "10", "--json"], capture_output=True,
+                        text=True, timeout=120)
+    assert lg.returncode == 0, lg.stderr
+    legal = json.loads(lg.stdout)
+    assert [a["text"] for a in legal["actions"]] == [str(a) for a in replay(record, upto=10).legal_actions]
+    record["actions"][10] = "play seven"
+    game.write_text(json.dumps(record), encoding="utf-8")
+    bad = subprocess.run([str(TORRES), "replay", str(game)], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 1
+    assert "action 10 ('play seven') is illegal" in bad.stderr
