@@ -10,6 +10,7 @@ from .app import app
 COMMAND_MODULES: tuple[str, ...] = (
     "records_cmds",
     "bench_cmd",
+    "play",
 )
 
 
