@@ -192,9 +192,13 @@ def test_legal_at_the_end_of_a_finished_game(record_file: Path) -> None:
 
 
 @pytest.mark.parametrize("args, message", [
-    ([], "give a record FILE or --position"),
+    ([], "give a record FILE or --position, not both or neither"),
     (["--position", "torres/1 n=2"], "bad position"),
     (["--position", "chess"], "bad position"),
+    (["--position", GameState(2, 1).play(["start d8", "start c6", "king f6"]).position().replace(
+        "board=0.0.0.1a0.0.0.0./0.0.0.0.0.0.0.0.", "board=0.0.0.1a0.0.0.0./0.0.0.0c0.0.0.0.")], "bad position"),
+    (["x.json", "--position", "torres/1"], "not both or neither"),
+    (["--position", "torres/1", "--at", "3"], "--at applies to a record FILE"),
 ])
 def test_legal_rejects_bad_input(args: list[str], message: str) -> None:
     result = run("legal", *args)

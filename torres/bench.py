@@ -9,7 +9,9 @@ A torres playout plays whole games from the initial position choosing uniformly 
 The chess reference plays ``random.choice(list(board.legal_moves))`` / ``board.push`` from ``chess.Board()``
 until ``board.is_game_over()`` or 200 plies, in the same process. Each series runs for an equal share of the
 time budget, split into ``reps`` repetitions; a repetition plays whole games until its share is used up (at
-least one game), and the reported figures are the medians over the repetitions.
+least one game), and the reported figures are the medians over the repetitions. Repetitions are interleaved
+(repetition 1 of every series, then repetition 2, ...) so that a drifting machine load affects all series
+alike; the ratio to chess is the ratio of the medians.
 
 Measuring is the only side effect (it reads the clock); nothing is printed here.
 """
@@ -103,30 +105,40 @@ def chess_game(seed: int) -> int:
     return plies
 
 
-def _series(name: str, mode: str, players: int, play: Callable[[int], int], budget: float, reps: int,
-            clock: Callable[[], float]) -> Series:
-    share = budget / reps
-    rates: list[float] = []
-    game_rates: list[float] = []
-    total_games = total_actions = 0
-    seed = 0
-    for _ in range(reps):
+@dataclass
+class _Runner:
+    """One series being measured: what it plays, and what its repetitions measured so far."""
+
+    name: str
+    mode: str
+    players: int
+    play: Callable[[int], int]
+    rates: list[float] = field(default_factory=list)
+    game_rates: list[float] = field(default_factory=list)
+    games: int = 0
+    actions: int = 0
+    seed: int = 0
+
+    def repetition(self, share: float, clock: Callable[[], float]) -> None:
+        """Play whole games until ``share`` seconds have passed (at least one game)."""
         actions = games = 0
         start = clock()
         while True:
-            actions += play(seed)
-            seed += 1
+            actions += self.play(self.seed)
+            self.seed += 1
             games += 1
             elapsed = clock() - start
             if elapsed >= share:
                 break
         elapsed = max(elapsed, 1e-9)
-        rates.append(actions / elapsed)
-        game_rates.append(games / elapsed)
-        total_games += games
-        total_actions += actions
-    return Series(name, mode, players, statistics.median(rates), statistics.median(game_rates),
-                  total_actions / total_games, total_games, rates)
+        self.rates.append(actions / elapsed)
+        self.game_rates.append(games / elapsed)
+        self.games += games
+        self.actions += actions
+
+    def series(self) -> Series:
+        return Series(self.name, self.mode, self.players, statistics.median(self.rates),
+                      statistics.median(self.game_rates), self.actions / self.games, self.games, self.rates)
 
 
 def chess_available() -> bool:
@@ -145,18 +157,22 @@ def run_bench(seconds: float = 10.0, reps: int = 5, edition: str = "riogrande",
     if reps < 1:
         raise ValueError("reps must be at least 1")
     rules = Rules.for_edition(edition)
-    with_chess = chess_available()
-    n_series = len(PLAYER_COUNTS) * len(MODES) + (1 if with_chess else 0)
-    budget = seconds / n_series
-    torres_series = []
+    runners: list[_Runner] = []
     for players in PLAYER_COUNTS:
         for mode in MODES:
             def play(seed: int, players: int = players, mode: str = mode) -> int:
                 return torres_game(players, seed, rules, mode)
 
-            torres_series.append(_series("torres", mode, players, play, budget, reps, clock))
-    chess_series = _series("chess", "push", 2, chess_game, budget, reps, clock) if with_chess else None
-    return BenchResult(seconds, reps, edition, torres_series, chess_series)
-
+            runners.append(_Runner("torres", mode, players, play))
+    chess = _Runner("chess", "push", 2, chess_game) if chess_available() else None
+    if chess is not None:
+        runners.append(chess)
+    share = seconds / (len(runners) * reps)
+    # Repetitions go round-robin over the series, so a change in machine load hits every series alike.
+    for _ in range(reps):
+        for runner in runners:
+            runner.repetition(share, clock)
+    return BenchResult(seconds, reps, edition, [r.series() for r in runners if r is not chess],
+                       chess.series() if chess is not None else None)
 
 __all__ = ["BenchResult", "Series", "chess_game", "run_bench", "torres_game"]

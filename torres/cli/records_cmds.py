@@ -17,7 +17,7 @@ from rich.table import Table
 
 from ..ai import Bot, make_bot
 from ..engine import Action, CardMode, GameState, Rules
-from ..records import RecordError, ReplayError, read_record, record_of, replay, write_record
+from ..records import RecordError, ReplayError, dump_record, read_record, record_of, replay, write_record
 from .app import app
 
 #: Safety net against a bot that never ends the game (random games take a few hundred actions).
@@ -93,7 +93,7 @@ def selfplay(
     }
     record = record_of(state, meta)
     if out is None:
-        sys.stdout.write(json.dumps(record) + "\n")
+        sys.stdout.write(dump_record(record))
     else:
         try:
             write_record(out, record)
@@ -208,7 +208,7 @@ def legal(
             _err("--at applies to a record FILE", 2)
         try:
             state = GameState.from_position(position)
-        except ValueError as exc:
+        except (ValueError, LookupError) as exc:  # LookupError: the loader misses some malformed fields
             _err(f"bad position: {exc}")
     else:
         assert file is not None
