@@ -345,6 +345,11 @@ def _random_game(edition: str, players: int, master: bool, seed: int) -> GameSta
         # prefer doing something over ending the turn, so that games build, buy and play cards
         choices = [a for a in actions if str(a) != "end"]
         pick = rng.choice(choices) if choices and rng.random() < 0.85 else rng.choice(actions)
+        if steps % 9 == 0:  # pop restores the exact position
+            before = g.position()
+            g.push(pick)
+            g.pop()
+            assert g.position() == before, f"pop after {pick} did not restore the position"
         g.push(pick)
         steps += 1
         assert blocks_accounted(g) == 92, f"blocks not conserved after {pick} in {g!r}"

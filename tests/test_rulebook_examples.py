@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from torres import GameState, IllegalActionError, Rules
+from torres import GameState, IllegalActionError, Rules, Stage
 from torres.engine.builder import build
 from torres.engine.scoring import PhaseScoring
 from torres.engine.squares import parse_square
@@ -390,3 +390,40 @@ def test_idw_scoring_order_follows_the_track_from_year2() -> None:
     # IDW Year 1: clockwise ("For the first Year ... in clockwise order")
     g = scored(2, phase=0, rules=IDW, start=0, heights=heights, knights=knights, scores=[5, 20])
     assert g.scores == [25, 26]
+
+
+# --- phases: rounds per phase and the 4-player PHASES card example -------------------------------------------
+def _turns_per_phase(players: int, rules: Rules) -> tuple[list[int], list[list[list[int]]]]:
+    g = GameState(players, 0, rules)
+    while g.stage is not Stage.TURN:
+        g.push(g.legal_actions[0])
+    turns = [0, 0, 0]
+    stacks_at_start = [[list(s) for s in g.stacks]]
+    while not g.is_over():
+        if g.stage is Stage.TURN:
+            turns[g.phase] += 1
+            g.push("end")
+        elif g.stage is Stage.KING_MOVE:
+            g.push("king stay")
+            if g.stage is Stage.CHOOSE_FIRST:
+                g.push("first 0")
+            stacks_at_start.append([list(s) for s in g.stacks])
+        else:
+            raise AssertionError(g.stage)
+    return turns, stacks_at_start
+
+
+@pytest.mark.parametrize("players,rounds", [(2, (4, 4, 4)), (3, (4, 3, 3)), (4, (4, 3, 3))])
+@pytest.mark.parametrize("rules", [RIOGRANDE, IDW, RAVENSBURGER, YUCATA], ids=lambda r: r.edition)
+def test_rounds_per_phase(players: int, rounds: tuple[int, int, int], rules: Rules) -> None:
+    """000: "The first phase lasts for four rounds. Each of the second and third phases lasts for three rounds
+    (except in a two player game when all three phases are four rounds)." """
+    turns, _ = _turns_per_phase(players, rules)
+    assert turns == [r * players for r in rounds]
+
+
+def test_four_player_phases_card_example() -> None:
+    """000: "Phase 1: Each player takes 4 stacks with 2 tower blocks each. Phase 2: ... 3 stacks with 2 tower
+    blocks each. Phase 3: ... 3 stacks with 2 tower blocks each." """
+    _, stacks = _turns_per_phase(4, RIOGRANDE)
+    assert stacks == [[[2, 2, 2, 2]] * 4, [[2, 2, 2]] * 4, [[2, 2, 2]] * 4]
