@@ -449,3 +449,12 @@ def test_buying_costs_one_ap_each() -> None:
         g2.push("score")
     assert not g2.is_legal("buy")
 
+
+
+def test_a_card_may_be_played_with_no_action_points_left() -> None:
+    g = pos([Card.SIX], PLAIN, ["h1"])
+    for _ in range(5):
+        g.push("score")
+    assert g.ap == 0 and g.is_legal("play six")
+    g.push("play six")
+    assert g.ap == 1 and g.is_legal("score")

@@ -427,3 +427,27 @@ def test_four_player_phases_card_example() -> None:
     blocks each. Phase 3: ... 3 stacks with 2 tower blocks each." """
     _, stacks = _turns_per_phase(4, RIOGRANDE)
     assert stacks == [[[2, 2, 2, 2]] * 4, [[2, 2, 2]] * 4, [[2, 2, 2]] * 4]
+
+
+def test_idw_no_block_on_a_square_with_a_knight_or_the_king() -> None:
+    """002: "You cannot add a Castle Building block to a square that is occupied by a Knight or the King"."""
+    g = build(2, heights={"c3": 1, "c4": 1, "c5": 1}, knights={0: ["c4"], 1: ["h8"]}, king="c5", rules=IDW)
+    g.push("stack 3")
+    assert g.is_legal("block c3")
+    assert not g.is_legal("block c4") and not g.is_legal("block c5")
+
+
+def test_knight_moves_one_level_up_any_number_down_never_onto_a_piece() -> None:
+    """000 Ex. A/B/C: up one level per move, down any number; never onto a knight or the king."""
+    heights = {"c3": 1, "c4": 2, "d4": 3, "b4": 4, "b5": 1}  # one castle, area 5
+    g = build(2, heights=heights, knights={0: ["c4", "a1"], 1: ["c5"]}, king="b5")
+    assert g.is_legal("c4-d4")  # 2 -> 3
+    assert not g.is_legal("c4-b4")  # 2 -> 4
+    assert g.is_legal("c4-c3")  # 2 -> 1
+    assert not g.is_legal("c4-c5")  # a knight
+    with pytest.raises(IllegalActionError):
+        g.push("a1-b2")  # diagonal (no door next to a1)
+    g.push("c4-d4")
+    assert g.is_legal("d4-d3")  # 3 -> 0
+    g2 = build(2, heights=heights, knights={0: ["a5"], 1: ["h8"]}, king="b5")
+    assert not g2.is_legal("a5-b5")  # the king
