@@ -35,13 +35,12 @@ class RandomBot(Bot):
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its name, e.g. ``random``. (More levels register in :data:`BOTS`.)"""
-    name, _, _arg = spec.partition(":")
-    try:
-        factory = BOTS[name]
-    except KeyError:
-        raise ValueError(f"unknown bot {spec!r} (bots: {', '.join(BOTS)})") from None
-    return factory(seed)
+    """A bot from its spec: a name, optionally with settings, e.g. ``random``, ``expert``, ``greedy:width=8``,
+    ``ismcts:iterations=400:replies=2``, ``expert:time=0.5`` (see :data:`BOTS` and :mod:`torres.ai.levels`)."""
+    from .levels import build_bot
+
+    return build_bot(spec, seed)
 
 
 BOTS: dict[str, type[Bot]] = {"random": RandomBot}
+"""Bot classes by name; the full list of names (levels included) is :func:`torres.ai.levels.bot_names`."""

@@ -1,0 +1,156 @@
+"""A static evaluation of a position: the points each seat can expect from here, from public facts only.
+
+The evaluation never reads another seat's cards: it counts hands by size only. It asks the engine for every rule
+(castle areas and levels come from :class:`~torres.engine.board.BoardInfo`, master bonuses from
+:func:`~torres.engine.master.master_bonus`), and only adds them up.
+
+Terms, in points (the units of the scoring track):
+
+* the score on the track;
+* castle points as they stand (area × level of the seat's highest knight on each castle), counted once for
+  the coming scoring and, discounted by ``later``, for each scoring after it — a knight cannot be pushed down,
+  so this is nearly a lower bound;
+* the king's bonus at the coming scoring (the king only moves after a scoring);
+* the face-up master card's bonus, as it would be paid at each remaining scoring (discounted like castles);
+* potential: a step up onto a neighbouring higher block, and a free knight next to a tall tower;
+* cards in hand and knights in reserve, worth less as the game runs out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.board import BoardInfo
+from ..engine.master import MasterCard, master_bonus
+from ..engine.state import GameState, Stage
+
+
+@dataclass(frozen=True)
+class Weights:
+    later: float = 0.75  # a later scoring relative to the coming one
+    king: float = 1.0  # the coming king's bonus
+    master: float = 1.0  # master-card bonuses
+    reach: float = 0.5  # the best gain a knight could make by climbing nearby (per knight, discounted by distance)
+    decay: float = 0.5  # discount of a gain per square of distance
+    radius: int = 3  # how far a knight looks for castles to climb
+    card: float = 1.5  # a card in hand, at the start of the game (scaled by the share of turns left)
+    reserve: float = 0.0  # a knight not yet on the board (scaled by the share of turns left)
+    rivals_max: float = 0.6  # how much the best rival counts against the mean of the rivals (≥3 players)
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+def turns_left_share(state: GameState) -> float:
+    """The share of the game's rounds still to come, 1.0 at the start and 0.0 at the end."""
+    stacks = state.phase_stacks
+    total = sum(len(p) for p in stacks)
+    done = sum(len(stacks[p]) for p in range(min(state.phase, 3))) + state.round
+    return max(0.0, 1.0 - done / total)
+
+
+_RINGS: dict[tuple[int, float], list[list[tuple[int, int, float]]]] = {}
+
+
+def _rings(radius: int, decay: float) -> list[list[tuple[int, int, float]]]:
+    """For each square: the squares within ``radius`` (Manhattan), with the distance and its discount."""
+    key = (radius, decay)
+    table = _RINGS.get(key)
+    if table is None:
+        table = []
+        for sq in range(64):
+            f, r = sq & 7, sq >> 3
+            row = []
+            for t in range(64):
+                d = abs((t & 7) - f) + abs((t >> 3) - r)
+                if 1 <= d <= radius:
+                    row.append((t, d, decay ** d))
+            table.append(row)
+        _RINGS[key] = table
+    return table
+
+
+def castle_points(info: BoardInfo, squares: list[int]) -> tuple[int, dict[int, int]]:
+    """Castle points of one seat's knights if scored now, and its highest level on each castle."""
+    cid, h, area = info.cid, info.heights, info.area
+    best: dict[int, int] = {}
+    for sq in squares:
+        c = cid[sq]
+        if c >= 0 and h[sq] > best.get(c, 0):
+            best[c] = h[sq]
+    return sum(area[c] * lv for c, lv in best.items()), best
+
+
+def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
+    """Projected final points of every seat."""
+    n = state.n
+    if state.stage is Stage.OVER:
+        return [float(s) for s in state.scores]
+    info = state.info
+    h, cid, area, occ = info.heights, info.cid, info.area, state.occ
+    phase = state.phase
+    remaining = [w.later ** k for k in range(3 - phase)]
+    scorings = sum(remaining)
+    share = turns_left_share(state)
+    king_castle = cid[state.king] if state.king >= 0 else -1
+    bonus = state.rules.king_bonus[phase] if phase < len(state.rules.king_bonus) else 0
+    master: list[float] = [0.0] * n
+    if state.master_card >= 0:
+        card = MasterCard(state.master_card)
+        for k, weight in enumerate(remaining):
+            extra = master_bonus(card, phase + k, info, state.knights)
+            for s in range(n):
+                master[s] += weight * extra[s]
+    per_knights = state.rules.knights_per_player
+    rings_of = _rings(w.radius, w.decay)
+    powers = [w.decay ** k for k in range(64)]
+    out = []
+    for seat in range(n):
+        squares = state.knights[seat]
+        points, best = castle_points(info, squares)
+        value = state.scores[seat] + points * scorings + w.master * master[seat]
+        if king_castle >= 0 and any(cid[sq] == king_castle and h[sq] == phase + 1 for sq in squares):
+            value += w.king * bonus
+        # potential: the best gain each knight could make by climbing to an empty block nearby (at most one
+        # level up per square of distance), discounted by the distance
+        potential = 0.0
+        for sq in squares:
+            rings = rings_of[sq]
+            level = h[sq]
+            gain = 0.0
+            for t, dist, discount in rings:
+                c = cid[t]
+                if c < 0 or occ[t]:
+                    continue
+                a, ht, have = area[c], h[t], best.get(c, 0)
+                # climb onto what stands there (one level up per square of distance) ...
+                reach = ht if ht <= level + dist else level + dist
+                g = (reach - have) * a * discount
+                if g > gain:
+                    gain = g
+                # ... or build it up to where the knight could climb, a block per level
+                want = level + dist if level + dist <= a else a
+                if want > ht and want > have:
+                    g = (want - have) * a * discount * powers[want - ht]
+                    if g > gain:
+                        gain = g
+            potential += gain
+        value += w.reach * potential * scorings
+        hand = state.hands[seat]
+        cards = sum(hand) + (len(state.drawn) > 0 and state.current == seat and state.stage is Stage.KEEP)
+        value += (w.card * cards + w.reserve * (per_knights - len(squares))) * share
+        out.append(value)
+    return out
+
+
+def evaluate(state: GameState, seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """How good the position is for ``seat``: its projected points minus its rivals' (best and mean mixed)."""
+    values = seat_values(state, w)
+    return relative(values, seat, w)
+
+
+def relative(values: list[float], seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+    rivals = [v for s, v in enumerate(values) if s != seat]
+    if len(rivals) == 1:
+        return values[seat] - rivals[0]
+    return values[seat] - (w.rivals_max * max(rivals) + (1 - w.rivals_max) * sum(rivals) / len(rivals))

@@ -1,0 +1,81 @@
+"""The named bots and the strength ladder: beginner, casual, strong, expert (and the building blocks)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .base import Bot, RandomBot
+from .greedy import GreedyBot, OneStepBot
+from .mcts import ISMCTSBot
+
+Factory = Callable[[int, dict[str, str]], Bot]
+
+
+def _int(opts: dict[str, str], key: str, default: int) -> int:
+    return int(opts.pop(key, default))
+
+
+def _float(opts: dict[str, str], key: str, default: float) -> float:
+    return float(opts.pop(key, default))
+
+
+def _random(seed: int, opts: dict[str, str]) -> Bot:
+    return RandomBot(seed)
+
+
+def _onestep(seed: int, opts: dict[str, str]) -> Bot:
+    return OneStepBot(seed)
+
+
+def _greedy(seed: int, opts: dict[str, str]) -> Bot:
+    return GreedyBot(seed, width=_int(opts, "width", 6))
+
+
+def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
+    return ISMCTSBot(seed, iterations=_int(opts, "iterations", 0), seconds=_float(opts, "time", 1.0),
+                     candidates=_int(opts, "candidates", 6), width=_int(opts, "width", 6),
+                     reply_width=_int(opts, "reply_width", 1), replies=_int(opts, "replies", 1),
+                     own_next=bool(_int(opts, "own_next", 0)), c=_float(opts, "c", 0.7))
+
+
+FACTORIES: dict[str, Factory] = {
+    "ismcts": _ismcts,
+    "random": _random,
+    "onestep": _onestep,
+    "greedy": _greedy,
+}
+
+#: The ladder: level name → the spec it stands for.
+LEVELS: dict[str, str] = {
+    "beginner": "onestep",
+    "casual": "greedy",
+}
+
+
+def bot_names() -> list[str]:
+    return list(LEVELS) + list(FACTORIES)
+
+
+def build_bot(spec: str, seed: int = 0) -> Bot:
+    """``name[:key=value[:key=value...]]``, e.g. ``expert:time=0.5``; a level name stands for its spec, and settings given override the level's."""
+    name, _, args = spec.strip().partition(":")
+    opts: dict[str, str] = {}
+    if name in LEVELS:
+        base, _, base_args = LEVELS[name].partition(":")
+        name = base
+        args = ":".join(a for a in (base_args, args) if a)
+    for item in args.split(":"):
+        if item:
+            key, eq, value = item.partition("=")
+            if not eq:
+                raise ValueError(f"bad bot setting {item!r} in {spec!r} (expected key=value)")
+            opts[key.strip()] = value.strip()
+    try:
+        factory = FACTORIES[name]
+    except KeyError:
+        raise ValueError(f"unknown bot {spec!r} (bots: {', '.join(bot_names())})") from None
+    bot = factory(seed, opts)
+    if opts:
+        raise ValueError(f"unknown setting(s) {', '.join(opts)} for bot {name!r}")
+    bot.name = spec
+    return bot

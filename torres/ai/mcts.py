@@ -1,0 +1,132 @@
+"""Information-set Monte Carlo tree search over whole turns (Cowling et al. 2012; whole-turn moves after
+Justesen et al. 2017).
+
+The root's moves are whole turns: the beam search of :mod:`torres.ai.planner` proposes the best few distinct
+turns on one determinization. Each iteration deals a fresh determinization from the seat's view (so the unseen
+cards differ from one iteration to the next and only what the seat knows is fixed), picks a candidate turn by
+UCB1, plays it, lets the following seats answer with their own planned turns (a greedy whole-turn reply on the
+same determinization: the information set of the opponents is sampled, never read), optionally plays the
+searcher's own next turn, and scores the result with the evaluation. The turn with the most visits is played.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from ..engine.actions import DECODE, Kind
+from ..engine.state import GameState, Stage
+from ..engine.view import SeatView
+from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
+from .greedy import TurnPlanningBot
+from .planner import Plan, best_single, keep_choice, plan_turn
+
+
+@dataclass
+class SearchStats:
+    """What the last search did (for hints and benchmarks)."""
+
+    iterations: int = 0
+    seconds: float = 0.0
+    candidates: list[tuple[list[int], int, float]] = field(default_factory=list)  # plan, visits, mean reward
+
+
+def play_turn(state: GameState, actions: list[int]) -> None:
+    """Apply a planned turn on a (different) determinization: a ``keep`` is re-chosen from the cards actually
+    drawn there, and the plan stops early if an action is not legal there."""
+    for a in actions:
+        if state.stage is Stage.KEEP:
+            state.apply(keep_choice(state.legal_action_ids()))
+            if DECODE[a][0] is Kind.KEEP:
+                continue
+        if a not in state.legal_action_ids():
+            break
+        state.apply(a)
+    seat = state.current
+    while state.stage in (Stage.TURN, Stage.KEEP) and state.current == seat and not state.is_over():
+        # finish the turn if the plan broke off
+        state.apply(keep_choice(state.legal_action_ids()) if state.stage is Stage.KEEP else
+                    state.legal_action_ids()[0] if False else _end_id(state))
+
+
+def _end_id(state: GameState) -> int:
+    from ..engine.actions import O_END
+
+    return O_END
+
+
+class ISMCTSBot(TurnPlanningBot):
+    """Search bot: UCB1 over candidate whole turns, each iteration on a fresh determinization, the following
+    seats replying with greedy whole turns, the evaluation at the leaf."""
+
+    name = "ismcts"
+
+    def __init__(self, seed: int = 0, iterations: int = 0, seconds: float = 1.0, candidates: int = 6,
+                 width: int = 6, reply_width: int = 1, replies: int = 1, own_next: bool = False,
+                 c: float = 0.7, scale: float = 25.0, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        super().__init__(seed)
+        self.iterations = iterations  # > 0: a fixed number of iterations (deterministic); else the time budget
+        self.seconds = seconds
+        self.candidates = candidates
+        self.width = width
+        self.reply_width = reply_width
+        self.replies = replies  # how many following turns (of other seats) each iteration plays
+        self.own_next = own_next
+        self.c = c
+        self.scale = scale
+        self.weights = weights
+        self.stats = SearchStats()
+        self.simulations = 0
+
+    def plan(self, view: SeatView) -> list[int]:
+        start = time.perf_counter()
+        root = view.determinize(self.rng)
+        plans = plan_turn(root, self.width, self.weights, top=self.candidates)
+        if len(plans) == 1:
+            self.stats = SearchStats(0, time.perf_counter() - start, [(plans[0].actions, 0, 0.0)])
+            return plans[0].actions
+        visits = [0] * len(plans)
+        totals = [0.0] * len(plans)
+        done = 0
+        while True:
+            if self.iterations > 0:
+                if done >= self.iterations:
+                    break
+            elif done >= len(plans) and time.perf_counter() - start >= self.seconds:
+                break
+            if done < len(plans):
+                i = done
+            else:
+                log_n = math.log(done)
+                i = max(range(len(plans)), key=lambda j: totals[j] / visits[j]
+                        + self.c * math.sqrt(log_n / visits[j]))
+            state = view.determinize(self.rng)
+            reward = self.simulate(state, plans[i], view.seat)
+            visits[i] += 1
+            totals[i] += reward
+            done += 1
+        self.simulations += done
+        best = max(range(len(plans)), key=lambda j: (visits[j], totals[j] / max(1, visits[j])))
+        self.stats = SearchStats(done, time.perf_counter() - start,
+                                 [(p.actions, visits[j], totals[j] / max(1, visits[j]))
+                                  for j, p in enumerate(plans)])
+        return plans[best].actions
+
+    def simulate(self, state: GameState, plan: Plan, seat: int) -> float:
+        play_turn(state, plan.actions)
+        turns = 0
+        while not state.is_over():
+            if state.stage is Stage.TURN:
+                if state.current == seat:
+                    if not self.own_next:
+                        break
+                    play_turn(state, plan_turn(state, self.reply_width, self.weights)[0].actions)
+                    break
+                if turns >= self.replies:
+                    break
+                play_turn(state, plan_turn(state, self.reply_width, self.weights)[0].actions)
+                turns += 1
+            else:
+                state.apply(best_single(state, self.weights))
+        return math.tanh(evaluate(state, seat, self.weights) / self.scale)

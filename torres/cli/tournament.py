@@ -1,0 +1,200 @@
+"""``torres tournament``: seeded games between bots, seats rotated, in parallel processes; win rates with 95%
+Wilson intervals, mean scores, seconds per turn and openskill (Plackett–Luce) ratings."""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import shlex
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from ..ai.base import make_bot
+from ..engine.rules import Rules
+from ..engine.state import GameState
+from .app import app
+
+
+@dataclass
+class GameResult:
+    game: int
+    entries: list[int]  # the entry (index into the bot list) at each seat
+    scores: list[int]  # by seat
+    seconds: list[float]  # thinking time by seat
+    turns: list[int]  # turns taken by seat
+    slowest: list[float]  # the longest single turn by seat
+
+
+def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: int) -> GameResult:
+    """One game: seat ``s`` is played by entry ``(s + game) % players`` (seats rotate from game to game)."""
+    rules = Rules.from_text(rules_text)
+    state = GameState(players, seed * 100_003 + game, rules)
+    entries = [(s + game) % players for s in range(players)]
+    seats = [make_bot(bots[entries[s]], seed * 1_000_003 + game * 16 + s) for s in range(players)]
+    seconds = [0.0] * players
+    turns = [0] * players
+    slowest = [0.0] * players
+    turn_time = 0.0
+    actor = -1
+    while not state.is_over():
+        seat = state.current
+        if seat != actor:
+            actor = seat
+            turn_time = 0.0
+            turns[seat] += 1
+        t0 = time.perf_counter()
+        action = seats[seat].choose(state.view(seat))
+        dt = time.perf_counter() - t0
+        seconds[seat] += dt
+        turn_time += dt
+        slowest[seat] = max(slowest[seat], turn_time)
+        state.push(action)
+    return GameResult(game, entries, list(state.scores), seconds, turns, slowest)
+
+
+def _run(args: tuple[list[str], int, int, str, int]) -> GameResult:
+    return play_game(*args)
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass
+class Summary:
+    labels: list[str]
+    games: int = 0
+    wins: list[float] = field(default_factory=list)  # a shared first place counts as a fraction
+    score_sum: list[float] = field(default_factory=list)
+    seconds: list[float] = field(default_factory=list)
+    turns: list[int] = field(default_factory=list)
+    slowest: list[float] = field(default_factory=list)
+    mu: list[float] = field(default_factory=list)
+    sigma: list[float] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        rows = []
+        for i, label in enumerate(self.labels):
+            low, high = wilson(self.wins[i], self.games)
+            rows.append({
+                "bot": label, "wins": self.wins[i], "win_rate": self.wins[i] / max(1, self.games),
+                "ci95": [low, high], "mean_score": self.score_sum[i] / max(1, self.games),
+                "seconds_per_turn": self.seconds[i] / max(1, self.turns[i]), "slowest_turn": self.slowest[i],
+                "mu": self.mu[i], "sigma": self.sigma[i], "ordinal": self.mu[i] - 3 * self.sigma[i],
+            })
+        return {"games": self.games, "bots": rows}
+
+
+def summarize(bots: list[str], results: list[GameResult]) -> Summary:
+    from openskill.models import PlackettLuce
+
+    k = len(bots)
+    labels = [b if bots.count(b) == 1 else f"{b}#{bots[:i + 1].count(b)}" for i, b in enumerate(bots)]
+    s = Summary(labels, len(results), [0.0] * k, [0.0] * k, [0.0] * k, [0] * k, [0.0] * k)
+    model = PlackettLuce()
+    ratings = [model.rating(name=label) for label in labels]
+    for r in sorted(results, key=lambda r: r.game):
+        best = max(r.scores)
+        top = [seat for seat, sc in enumerate(r.scores) if sc == best]
+        for seat, entry in enumerate(r.entries):
+            if seat in top:
+                s.wins[entry] += 1 / len(top)
+            s.score_sum[entry] += r.scores[seat]
+            s.seconds[entry] += r.seconds[seat]
+            s.turns[entry] += r.turns[seat]
+            s.slowest[entry] = max(s.slowest[entry], r.slowest[seat])
+        teams = [[ratings[entry]] for entry in r.entries]
+        rated = model.rate(teams, scores=[float(sc) for sc in r.scores])
+        for seat, entry in enumerate(r.entries):
+            ratings[entry] = rated[seat][0]
+    s.mu = [float(x.mu) for x in ratings]
+    s.sigma = [float(x.sigma) for x in ratings]
+    return s
+
+
+def run_tournament(bots: list[str], games: int, players: int, rules_text: str, seed: int = 0, jobs: int = 1,
+                   progress: Optional[Progress] = None) -> Summary:
+    if len(bots) != players:
+        raise ValueError(f"{len(bots)} bots for {players} players: give one bot per seat")
+    Rules.from_text(rules_text)  # fail early on a bad edition
+    for b in bots:
+        make_bot(b)  # ... or a bad bot
+    tasks = [(bots, g, players, rules_text, seed) for g in range(games)]
+    results: list[GameResult] = []
+    task_id = progress.add_task("games", total=games) if progress is not None else None
+    if jobs <= 1:
+        for t in tasks:
+            results.append(_run(t))
+            if progress is not None and task_id is not None:
+                progress.advance(task_id)
+    else:
+        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+        with ctx.Pool(jobs) as pool:
+            for res in pool.imap_unordered(_run, tasks):
+                results.append(res)
+                if progress is not None and task_id is not None:
+                    progress.advance(task_id)
+    return summarize(bots, results)
+
+
+def render(summary: Summary, title: str) -> Table:
+    table = Table(title=title)
+    for col in ("bot", "win rate", "95% CI", "mean score", "s/turn", "max s/turn", "openskill μ±σ"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    data = summary.to_json()["bots"]
+    for row in data:
+        low, high = row["ci95"]
+        table.add_row(row["bot"], f"{row['win_rate']:.1%}", f"{low:.1%}–{high:.1%}", f"{row['mean_score']:.1f}",
+                      f"{row['seconds_per_turn']:.3f}", f"{row['slowest_turn']:.2f}",
+                      f"{row['mu']:.1f}±{row['sigma']:.1f}")
+    return table
+
+
+@app.command()
+def tournament(
+    bots: str = typer.Option(..., help="Comma-separated bots, one per seat, e.g. expert,greedy"),
+    games: int = typer.Option(100, help="Number of games"),
+    players: int = typer.Option(2, help="Players per game (2–4)"),
+    edition: str = typer.Option("riogrande", help="Edition, with settings, e.g. riogrande:master=1"),
+    seed: int = typer.Option(0, help="Base seed: the same seed replays the same games"),
+    jobs: int = typer.Option(1, help="Parallel processes"),
+    json_out: Optional[str] = typer.Option(None, "--json", help="Also write the results as JSON to this file"),
+) -> None:
+    """Play seeded games between bots with seats rotated; print win rates, scores, speed and ratings."""
+    console = Console()
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    command = "torres tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else ""
+    try:
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True) as progress:
+            start = time.perf_counter()
+            summary = run_tournament(names, games, players, edition, seed, jobs, progress)
+            wall = time.perf_counter() - start
+    except ValueError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    title = f"{games} games, {players} players, {edition}, seed {seed} ({wall:.0f} s wall)"
+    console.print(render(summary, title))
+    if command:
+        console.print(f"[dim]{command}[/dim]")
+    if json_out:
+        data = summary.to_json()
+        data.update({"players": players, "edition": edition, "seed": seed, "wall_seconds": wall,
+                     "command": command})
+        with open(json_out, "w") as fh:
+            json.dump(data, fh, indent=2)
