@@ -63,7 +63,7 @@ class BoardInfo:
             self._near = near
         return self._near
 
-    def shift_mask(self, src: int, level_one: bool, minimum: int) -> int:
+    def shift_mask(self, src: int, level_one: bool, minimum: int, every_moment: bool = False) -> int:
         """Where the shift card may move the block on top of ``src`` (pieces ignored; -1 bits never include
         ``src``): 0 if taking it would divide its castle or leave the castle taller than its area.
 
@@ -71,14 +71,18 @@ class BoardInfo:
         six ... you may not ... reduce the surface area of a castle if such action would cause that castle to be
         taller than its surface area ... begin a new castle by placing the block on an empty space that is not
         orthogonally adjacent to any other castle." yucata.de (001_…): "The tower block taken must be at level 1
-        and must be placed onto a space so that the level of the space is 1 after placing the block."."""
-        key = (src, level_one, minimum)
+        and must be placed onto a space so that the level of the space is 1 after placing the block."
+        Ravensburger (003_…, ``every_moment``): "Es müssen aber zu jedem Zeitpunkt mindestens 6 Burgen auf dem
+        Spielplan vorhanden sein": lifting a one-block castle may not leave fewer than six even for a moment."""
+        key = (src, level_one, minimum * 2 + every_moment)
         mask = self._shift_masks.get(key)
         if mask is not None:
             return mask
         mask = 0
         h = self.heights
-        if h[src] and not (level_one and h[src] != 1):
+        lone = h[src] == 1 and self.area[self.cid[src]] == 1
+        if h[src] and not (level_one and h[src] != 1) and not (
+                every_moment and lone and self.castle_count - 1 < minimum):
             after = bytearray(h)
             after[src] -= 1
             board = board_info(bytes(after))

@@ -68,4 +68,7 @@ def build(
                 state.hands[seat][card] += 1
     state.supply = state.rules.blocks_total - sum(state.heights) - sum(sum(s) for s in state.stacks)
     state.refresh()
+    state._begin_turn()  # editions that take the turn's stack automatically (yucata.de) do so now
+    state.supply = state.rules.blocks_total - sum(state.heights) - sum(sum(s) for s in state.stacks) - max(
+        state.turn_stack, 0)
     return state

@@ -252,11 +252,11 @@ def _card_actions(state: "GameState", seat: int, card: int, out: list[int], free
 def shift_moves(state: "GameState") -> list[tuple[int, int]]:
     """The shift card's (from, to) pairs: an empty block to an empty square (rules in ``BoardInfo.shift_mask``)."""
     info, free = state.info, ~state.occupied
-    level_one, minimum = state.rules.shift_level_one, state.rules.min_castles
+    r = state.rules
     out = []
     for src in range(64):
         if state.heights[src] and not state.occ[src]:
-            mask = info.shift_mask(src, level_one, minimum) & free
+            mask = info.shift_mask(src, r.shift_level_one, r.min_castles, r.shift_six_every_moment) & free
             while mask:
                 low = mask & -mask
                 out.append((src, low.bit_length() - 1))

@@ -58,8 +58,8 @@ class VaultOver(str, Enum):
 
 
 class ClimbCard(str, Enum):
-    UP_TO_TWO = "up_to_two"  # the card lets a knight climb up to two levels (or step down)
-    EXACTLY_TWO = "exactly_two"  # literal reading: exactly two levels up
+    EXACTLY_TWO = "exactly_two"  # "Jump one of your knights two levels up ... e.g. from level 1 to level 3"
+    UP_TO_TWO = "up_to_two"  # house reading: up to two levels (or down), a free step otherwise
 
 
 STANDARD_CASTLES = ("d8", "c6", "f6", "h5", "a4", "c3", "f3", "e1")
@@ -90,7 +90,8 @@ class Rules:
     king_move_other_castle: bool = False  # IDW/Ravensburger: "auf eine andere Burg"
     vault_over: VaultOver = VaultOver.ANY_KNIGHT
     shift_level_one: bool = False  # yucata: shift takes a level-1 block and leaves it at level 1
-    climb_card: ClimbCard = ClimbCard.UP_TO_TWO
+    climb_card: ClimbCard = ClimbCard.EXACTLY_TWO
+    shift_six_every_moment: bool = False  # Ravensburger: "zu jedem Zeitpunkt mindestens 6 Burgen"
     spacing: Spacing = Spacing.ORTHOGONAL_GAP2
     master: bool = False
     master_card: int = -1  # -1: drawn from the seeded RNG at setup; 0..7 chooses one
@@ -219,6 +220,15 @@ EDITIONS: dict[str, Rules] = {
         next_starter=NextStarter.UNCHANGED,
         vault_over=VaultOver.OPPONENT_KNIGHT,
         king_move_other_castle=True,
+        shift_six_every_moment=True,
+    ),
+    # 004_… (Hebrew translation of the original): common deck like the German, but the king may go to "any empty
+    # castle" and "the player who moved the king is the first player in the next phase", as in the Rio Grande text.
+    "hebrew": Rules(
+        edition="hebrew",
+        card_mode=CardMode.COMMON,
+        vault_over=VaultOver.OPPONENT_KNIGHT,
+        shift_six_every_moment=True,
     ),
     # 002_…: leftovers kept for the next Year, track-order scoring from Year 2, lowest scorer picks the starter,
     # king to "any other Castle", master spacing with a diagonal clause.
