@@ -34,8 +34,8 @@ def finished() -> dict[str, Any]:
     return record_of(random_game(3, 11, Rules.for_edition("riogrande")), {"bots": ["random"] * 3})
 
 
-def test_editions_are_the_four_known() -> None:
-    assert set(EDITIONS) == {"riogrande", "ravensburger", "idw", "yucata"}
+def test_the_round_trips_cover_the_known_editions() -> None:
+    assert {"riogrande", "ravensburger", "idw", "yucata"} <= set(EDITIONS)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
