@@ -20,6 +20,7 @@ RIOGRANDE = Rules.for_edition("riogrande")
 YUCATA = Rules.for_edition("yucata")
 IDW = Rules.for_edition("idw")
 RAVENSBURGER = Rules.for_edition("ravensburger")
+HEBREW = Rules.for_edition("hebrew")
 
 
 # --- helpers -------------------------------------------------------------------------------------------------
@@ -64,7 +65,7 @@ AREA4 = {"c3": 4, "d3": 2, "c4": 1, "d4": 1}
 
 
 # --- 000 / 002 / 003: the castle-position example -------------------------------------------------------------
-@pytest.mark.parametrize("rules", [RIOGRANDE, IDW, RAVENSBURGER], ids=lambda r: r.edition)
+@pytest.mark.parametrize("rules", [RIOGRANDE, IDW, RAVENSBURGER, HEBREW], ids=lambda r: r.edition)
 def test_anna_level3_on_area5_scores_15(rules: Rules) -> None:
     g = scored(2, phase=0, rules=rules, heights=AREA5, knights={0: ["c3"]})
     s = last(g)
@@ -414,7 +415,7 @@ def _turns_per_phase(players: int, rules: Rules) -> tuple[list[int], list[list[l
 
 
 @pytest.mark.parametrize("players,rounds", [(2, (4, 4, 4)), (3, (4, 3, 3)), (4, (4, 3, 3))])
-@pytest.mark.parametrize("rules", [RIOGRANDE, IDW, RAVENSBURGER, YUCATA], ids=lambda r: r.edition)
+@pytest.mark.parametrize("rules", [RIOGRANDE, IDW, RAVENSBURGER, YUCATA, HEBREW], ids=lambda r: r.edition)
 def test_rounds_per_phase(players: int, rounds: tuple[int, int, int], rules: Rules) -> None:
     """000: "The first phase lasts for four rounds. Each of the second and third phases lasts for three rounds
     (except in a two player game when all three phases are four rounds)." """
