@@ -71,6 +71,10 @@ def play(
     """Play Torres at this terminal against bots or friends (hot-seat). Missing choices are asked for."""
     console = Console()
     ask = _interactive()
+    if edition is not None and edition not in EDITIONS:
+        _fail(f"unknown edition {edition!r} (editions: {', '.join(EDITIONS)})")
+    if cards is not None and cards not in ("own", "common"):
+        _fail(f"--cards is own or common, not {cards!r}")
     if load is not None:
         state, meta = _load(load)
         if seats is None:
@@ -95,8 +99,6 @@ def play(
                                      choices=list(EDITIONS), default="riogrande", console=console)
             else:
                 edition = "riogrande"
-        if edition not in EDITIONS:
-            _fail(f"unknown edition {edition!r} (editions: {', '.join(EDITIONS)})")
         if master is None:
             master = Confirm.ask("Master version", default=False, console=console) if ask else False
         base = EDITIONS[edition]
@@ -107,10 +109,7 @@ def play(
         if master:
             overrides["master"] = True
         if cards is not None:
-            try:
-                overrides["card_mode"] = CardMode(cards)
-            except ValueError:
-                _fail(f"--cards is own or common, not {cards!r}")
+            overrides["card_mode"] = CardMode(cards)
         rules = Rules.for_edition(edition, **overrides)
         game_seed = seed if seed is not None else random.SystemRandom().randrange(1_000_000)
         state = GameState(players, game_seed, rules)

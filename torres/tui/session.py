@@ -25,7 +25,7 @@ from ..engine.state import GameState, IllegalActionError, Stage
 from ..engine.view import SeatView
 from .prompt import Completer, ansi_prompt, legal_table, read_line
 from .render import (
-    PLAYER_COLOUR_NAMES, LogEntry, Seat, beside, card_help, render_board, render_ranking, render_scoring,
+    PLAYER_COLOUR_NAMES, PLAYER_STYLES, LogEntry, Seat, beside, card_help, render_board, render_ranking, render_scoring,
     render_screen,
 )
 
@@ -269,11 +269,8 @@ class TerminalGame:
         self.screen_owner = None
         self.draw()
         self.console.print()
-        line = Text("Pass to ")
-        line.append(self.players[seat].name, style="bold")
-        line.append(f" ({PLAYER_COLOUR_NAMES[seat]})", style="dim")
-        line.append(" — press Enter")
-        self.console.print(line)
+        self.console.print(Text(f"Pass to {self.players[seat].name} ({PLAYER_COLOUR_NAMES[seat]}) — press Enter",
+                                style=PLAYER_STYLES[seat]))
         if read_line("") is None:
             return False
         self.screen_owner = seat
