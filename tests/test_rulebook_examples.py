@@ -452,3 +452,25 @@ def test_knight_moves_one_level_up_any_number_down_never_onto_a_piece() -> None:
     assert g.is_legal("d4-d3")  # 3 -> 0
     g2 = build(2, heights=heights, knights={0: ["a5"], 1: ["h8"]}, king="b5")
     assert not g2.is_legal("a5-b5")  # the king
+
+
+def test_block_in_a_notch_touching_one_castle_twice_is_allowed() -> None:
+    g = build(2, heights={"c3": 1, "c4": 1, "d4": 1}, knights={0: ["h8"], 1: ["h1"]})
+    g.push("stack 3")
+    assert g.is_legal("block d3")  # next to c3 and d4, both of the same castle
+    g.push("block d3")
+    assert g.info.castle_count == 1 and g.info.area[g.info.cid[parse_square("d3")]] == 4
+
+
+def test_a_larger_area_allows_a_taller_castle() -> None:
+    """000: "a castle may never be taller than its surface area" — the limit follows the area as it grows."""
+    g = build(2, heights={"c3": 2, "c4": 1}, knights={0: ["h8"], 1: ["h1"]})
+    g.push("stack 3")
+    assert not g.is_legal("block c3")
+    g.push("block d3")
+    assert g.is_legal("block c3")
+    g.push("block c3")
+    assert not g.is_legal("block c3")
+    g.pop()
+    g.pop()
+    assert not g.is_legal("block c3")  # taking back restores the smaller area
