@@ -364,7 +364,7 @@ def test_a_card_cannot_be_played_the_turn_it_was_bought() -> None:
 
 def test_a_bought_six_is_playable_next_turn_only() -> None:
     g = GameState(2, 0, RG.replace(card_mode="common"))
-    g.common[-1] = Card.SIX  # the top card of the common deck
+    g.common = g.common[:-1] + [int(Card.SIX)]  # the top card of the common deck
     g.play(["start c3", "start f6", "king a4"])
     g.push("buy")
     assert g.hands[0][Card.SIX] == 1 and not g.is_legal("play six")
@@ -413,16 +413,18 @@ def test_keep_must_return_both_other_cards() -> None:
 
 def test_buying_with_fewer_than_three_cards_left_and_an_empty_deck() -> None:
     g = _opened(3)
-    del g.decks[0][:-2]
-    del g.known[0][:-2]
+    # (whole new lists: the engine shares unchanged lists with its undo snapshots)
+    g.decks = [g.decks[0][-2:]] + [d[:] for d in g.decks[1:]]
+    g.known = [g.known[0][-2:]] + [k[:] for k in g.known[1:]]
+    g.refresh()
     g.push("buy")
     assert len(g.drawn) == 2
     keep, other = (Card(c) for c in g.drawn)
     g.push(f"keep {keep.text} top:{other.text}")
     g.push("end")
     g.push("end")
-    del g.decks[0][:]
-    del g.known[0][:]
+    g.decks = [[]] + [d[:] for d in g.decks[1:]]
+    g.known = [[]] + [k[:] for k in g.known[1:]]
     g.refresh()
     assert not g.is_legal("buy")
 

@@ -356,37 +356,32 @@ def test_built_yucata_position_has_its_largest_stack_taken() -> None:
 
 
 # --- complete random games ------------------------------------------------------------------------------------
-def _random_game(edition: str, players: int, master: bool, seed: int) -> GameState:
+def _random_game(edition: str, players: int, master: bool, seed: int) -> tuple[GameState, list[str]]:
+    """Play a seeded random game to the end; return it and the position before every action."""
     rules = Rules.for_edition(edition, master=master)
     g = GameState(players, seed, rules)
     rng = random.Random(seed * 1000 + players * 10 + master)
-    steps = 0
+    positions: list[str] = []
     while not g.is_over():
-        ids = g.legal_action_ids()
-        assert ids, f"no legal action in {g!r}"
         actions = g.legal_actions
+        assert actions, f"no legal action in {g!r}"
         # prefer doing something over ending the turn, so that games build, buy and play cards
         choices = [a for a in actions if str(a) != "end"]
         pick = rng.choice(choices) if choices and rng.random() < 0.85 else rng.choice(actions)
-        if steps % 9 == 0:  # pop restores the exact position
-            before = g.position()
-            g.push(pick)
-            g.pop()
-            assert g.position() == before, f"pop after {pick} did not restore the position"
+        positions.append(g.position())
         g.push(pick)
-        steps += 1
         assert blocks_accounted(g) == 92, f"blocks not conserved after {pick} in {g!r}"
         assert all(len(k) <= rules.knights_per_player for k in g.knights)
         assert g.supply >= 0
-        assert steps < 5000
-    return g
+        assert len(positions) < 5000
+    return g, positions
 
 
 @pytest.mark.parametrize("master", [False, True], ids=["basic", "master"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 @pytest.mark.parametrize("edition", EDITIONS)
 def test_random_game_to_the_end(edition: str, players: int, master: bool) -> None:
-    g = _random_game(edition, players, master, seed=players + 7 * master)
+    g, positions = _random_game(edition, players, master, seed=players + 7 * master)
     assert g.stage is Stage.OVER
     assert len(g.scorings) == 3
     assert [s.phase for s in g.scorings] == [0, 1, 2]
@@ -395,3 +390,7 @@ def test_random_game_to_the_end(edition: str, players: int, master: bool) -> Non
     assert len(set(moved)) == len(moved)  # never two markers on one space (but the start space)
     with pytest.raises(IllegalActionError):
         g.push("end")
+    # taking back every action restores every earlier position exactly (decks, hands and scorings included)
+    for before in reversed(positions):
+        g.pop()
+        assert g.position() == before
