@@ -370,11 +370,17 @@ def test_scoring_order_follows_the_start_player(rules: Rules) -> None:
     # Both seats score 10 from 0: whoever scores first gets 10, the other is pushed to 11.
     heights = {"c3": 2, "c4": 1, "c5": 1, "d4": 1, "d5": 1, "f7": 2, "g7": 1, "g8": 1, "h7": 1, "h8": 1}
     knights = {0: ["c3"], 1: ["f7"]}
-    for start, expected in ((0, [10, 11]), (1, [11, 10])):
-        phase = 1 if rules.edition != "yucata" else 0
-        g = scored(2, phase=phase, rules=rules, start=start, heights=heights, knights=knights)
-        assert last(g).order[0] == start
-        assert g.scores == expected, (start, g.scores)
+    for phase in (0, 1, 2):
+        for start, expected in ((0, [10, 11]), (1, [11, 10])):
+            g = scored(2, phase=phase, rules=rules, start=start, heights=heights, knights=knights)
+            assert last(g).order[0] == start
+            assert g.scores == expected, (phase, start, g.scores)
+    # three players, all scoring 10, start player 1: clockwise 1, 2, 0
+    heights3 = dict(heights, a8=2, b8=1, a7=1, b7=1, a6=1)
+    knights3 = {0: ["c3"], 1: ["f7"], 2: ["a8"]}
+    g = scored(3, phase=0, rules=rules, start=1, heights=heights3, knights=knights3)
+    assert last(g).order == (1, 2, 0)
+    assert g.scores == [12, 10, 11]
 
 
 def test_idw_scoring_order_follows_the_track_from_year2() -> None:
