@@ -184,30 +184,30 @@ def _cards_text(counts: Sequence[int], fresh: Sequence[int] = ()) -> Text:
     return text if text else Text("none", style="dim")
 
 
-def render_players(view: SeatView, seats: Sequence[Seat]) -> Table:
+def render_players(view: SeatView, seats: Sequence[Seat], compact: bool = False) -> Table:
     """One row per seat: score (the scoring track), knights placed/left, stacks, cards in hand, deck size."""
     r = view.rules
     own_decks = r.card_mode is CardMode.OWN and not (r.master or r.full_hand)
-    table = Table(box=None, padding=(0, 1), show_edge=False, header_style="dim")
-    table.add_column("")
-    table.add_column("player")
-    table.add_column("score", justify="right")
-    table.add_column("knights", justify="center")
-    table.add_column("stacks")
-    table.add_column("cards", justify="right")
+    table = Table(box=None, padding=(0, 1), show_edge=False, header_style="dim", pad_edge=False,
+                  collapse_padding=True)
+    table.add_column("player", no_wrap=True)
+    table.add_column("pts" if compact else "score", justify="right", no_wrap=True)
+    table.add_column("kn." if compact else "knights", justify="center", no_wrap=True)
+    table.add_column("stacks", no_wrap=True)
+    table.add_column("hand" if compact else "cards", justify="right", no_wrap=True)
     if own_decks:
-        table.add_column("deck", justify="right")
+        table.add_column("deck", justify="right", no_wrap=True)
     for s in range(view.players):
         to_act = s == view.current and view.stage is not Stage.OVER
-        marker = Text("▶", style="bold") if to_act else Text("")
-        name = player_text(seats, s)
-        if not seats[s].human:
+        name = Text("▶ " if to_act else "♞ ", style=PLAYER_STYLES[s])
+        name.append_text(player_text(seats, s, marker=False))
+        if not seats[s].human and not compact:
             name.append(f" ({seats[s].level})", style="dim")
         knights = f"{len(view.knights[s])}/{r.knights_per_player}"
         stacks = " ".join(str(h) for h in view.stacks[s]) or "–"
         if view.carry[s]:
             stacks += f" +{view.carry[s]}"
-        row: list[RenderableType] = [marker, name, Text(str(view.scores[s]), style="bold"), knights, stacks,
+        row: list[RenderableType] = [name, Text(str(view.scores[s]), style="bold"), knights, stacks,
                                      str(view.hand_sizes[s])]
         if own_decks:
             row.append(str(view.deck_sizes[s]))
@@ -216,7 +216,7 @@ def render_players(view: SeatView, seats: Sequence[Seat]) -> Table:
 
 
 def render_panel(view: SeatView, seats: Sequence[Seat], hand_seat: int | None,
-                 log: Sequence[LogEntry], log_lines: int = 6) -> Group:
+                 log: Sequence[LogEntry], log_lines: int = 6, compact: bool = False) -> Group:
     """The side panel: phase, whose turn, the players, this turn's stack, the shown seat's cards, the supply,
     the decks, the master card and the last actions."""
     r = view.rules
@@ -232,10 +232,10 @@ def render_panel(view: SeatView, seats: Sequence[Seat], hand_seat: int | None,
             if view.turn_stack >= 0:
                 stack.append(f"{view.turn_stack} block{'s' if view.turn_stack != 1 else ''}", style="bold")
             else:
-                stack.append("none taken yet (stack N)", style="dim")
+                stack.append("none yet (stack N)" if compact else "none taken yet (stack N)", style="dim")
             parts.append(stack)
     parts.append(Text(""))
-    parts.append(render_players(view, seats))
+    parts.append(render_players(view, seats, compact))
     parts.append(Text(""))
     if hand_seat is not None and hand_seat == view.seat:
         hand = Text("Your cards: ", style=PLAYER_STYLES[view.seat])
@@ -268,15 +268,15 @@ def render_screen(view: SeatView, seats: Sequence[Seat], hand_seat: int | None, 
                   highlight: Sequence[int] = (), width: int = 100, height: int = 40) -> RenderableType:
     """Board and panel side by side (one above the other on a narrow terminal)."""
     board = render_board(view, highlight)
-    panel = render_panel(view, seats, hand_seat, log, log_lines=6 if height >= 34 else 3)
+    panel = render_panel(view, seats, hand_seat, log, log_lines=6 if height >= 34 else 3, compact=width < 100)
     return beside(board, panel, width)
 
 
-def beside(left: RenderableType, right: RenderableType, width: int, need: int = 84) -> RenderableType:
+def beside(left: RenderableType, right: RenderableType, width: int, need: int = 78) -> RenderableType:
     """``left`` and ``right`` side by side, or one above the other when the terminal is narrower than ``need``."""
     if width < need:
         return Group(left, Text(""), right)
-    grid = Table.grid(padding=(0, 3))
+    grid = Table.grid(padding=(0, 2))
     grid.add_column(no_wrap=True)
     grid.add_column()
     grid.add_row(left, right)

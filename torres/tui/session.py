@@ -77,24 +77,19 @@ def quick_level() -> str:
     return levels[-1]
 
 
-def hint(view: SeatView) -> int:
-    """What the strongest available bot would play here (``torres.ai.hint`` when the AI package has one)."""
+def hint(view: SeatView) -> tuple[list[int], str]:
+    """What the strongest available bot would play here: the action to take now (and the rest of the turn it
+    plans, with its evaluation, when ``torres.ai.hint`` is there to say so)."""
     fn = getattr(ai, "hint", None)
     if callable(fn):
-        result = fn(view)
-        if isinstance(result, int):
-            return result
-        if isinstance(result, Action):
-            return result.id
-        if isinstance(result, (tuple, list)) and result and isinstance(result[0], (int, Action)):
-            first = result[0]
-            return first.id if isinstance(first, Action) else int(first)
-        action_id = getattr(result, "action", None)
-        if isinstance(action_id, Action):
-            return action_id.id
-        if isinstance(action_id, int):
-            return action_id
-    return make_bot(strongest_level(), seed=len(view.history)).choose(view)
+        result: Any = fn(view)
+        ids = getattr(result, "action_ids", None)
+        if isinstance(ids, (tuple, list)) and ids and all(i in view.legal for i in ids[:1]):
+            value = getattr(result, "value", None)
+            detail = f"evaluation {value:+.1f} points ahead of the rivals" if isinstance(value, float) else ""
+            return [int(i) for i in ids], detail
+    level = strongest_level()
+    return [make_bot(level, seed=len(view.history)).choose(view)], f"{level} bot"
 
 
 @dataclass
@@ -160,6 +155,22 @@ def turn_log(view: SeatView, kinds: Sequence[Kind], actors: Sequence[int], hand_
 _TURN_KINDS = UNDOABLE | {Kind.BUY, Kind.KEEP}
 
 
+def last_turn_squares(history: Sequence[int], actors: Sequence[int]) -> list[int]:
+    """The squares the latest turn (or setup placement) touched, to mark on the board."""
+    squares: list[int] = []
+    i = len(history) - 1
+    while i >= 0:
+        kind = DECODE[history[i]][0]
+        if i < len(history) - 1 and (actors[i] != actors[-1] or kind is Kind.END or kind not in _TURN_KINDS):
+            break
+        action = Action(history[i])
+        squares.extend(s for s in (action.source, action.square) if s >= 0)
+        if kind not in _TURN_KINDS and kind is not Kind.END:
+            break
+        i -= 1
+    return squares
+
+
 @dataclass
 class TerminalGame:
     """Runs one game at the terminal."""
@@ -209,10 +220,7 @@ class TerminalGame:
         shown = self.hand_seat()
         seat = shown if shown is not None else state.current
         view = state.view(seat)
-        highlight: list[int] = []
-        if state.history:
-            last = Action(state.history[-1])
-            highlight = [s for s in (last.source, last.square) if s >= 0]
+        highlight = last_turn_squares(state.history, state.actors)
         if clear:
             self.console.clear()
         kinds = [DECODE[a][0] for a in state.history]
@@ -339,12 +347,15 @@ class TerminalGame:
         return True
 
     def show_hint(self, seat: int) -> None:
-        level = strongest_level()
-        self.say(f"thinking ({level} bot)…", "dim")
-        action_id = hint(self.state.view(seat))
+        self.say("thinking…", "dim")
+        actions, detail = hint(self.state.view(seat))
         line = Text("hint: ")
-        line.append(format_action(action_id), style="bold #ffd700")
+        line.append(format_action(actions[0]), style="bold #ffd700")
         self.console.print(line)
+        if len(actions) > 1:
+            self.say("  then: " + ", ".join(format_action(a) for a in actions[1:]), "#ffd700")
+        if detail:
+            self.say(f"  ({detail})", "dim")
 
     def record_meta(self) -> dict[str, Any]:
         return {"seats": [p.spec for p in self.players], "names": [p.name for p in self.players],
