@@ -119,7 +119,13 @@ def play(
     except ValueError as exc:
         _fail(str(exc))
         raise
-    TerminalGame(state, table, console, delay=delay).run()
+    try:
+        finished = TerminalGame(state, table, console, delay=delay).run()
+    except KeyboardInterrupt:
+        console.print("\n[dim]Interrupted — the game was not saved.[/]")
+        raise typer.Exit(130) from None
+    if not finished:
+        raise typer.Exit(0)
 
 
 @app.command()
@@ -147,4 +153,9 @@ def demo(
         attach_bots(table, game_seed)
     except ValueError as exc:
         _fail(str(exc))
-    TerminalGame(state, table, Console(), delay=delay, demo=True).run()
+    console = Console()
+    try:
+        TerminalGame(state, table, console, delay=delay, demo=True).run()
+    except KeyboardInterrupt:
+        console.print("\n[dim]Demo stopped.[/]")
+        raise typer.Exit(130) from None

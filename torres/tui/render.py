@@ -234,6 +234,9 @@ def render_panel(view: SeatView, seats: Sequence[Seat], hand_seat: int | None,
             else:
                 stack.append("none yet (stack N)" if compact else "none taken yet (stack N)", style="dim")
             parts.append(stack)
+    if view.stage is Stage.CHOOSE_FIRST:
+        parts.append(Text("  " + " · ".join(f"first {s} = {seats[s].name}" for s in range(view.players)),
+                          style="dim"))
     parts.append(Text(""))
     parts.append(render_players(view, seats, compact))
     parts.append(Text(""))
@@ -246,6 +249,8 @@ def render_panel(view: SeatView, seats: Sequence[Seat], hand_seat: int | None,
             drawn.append(", ".join(Card(c).text for c in view.drawn), style="bold #ffd700")
             drawn.append("  (top first)", style="dim")
             parts.append(drawn)
+            parts.append(Text("  keep one; the others go back on top:… or bottom:… of your deck "
+                              "(Tab lists the ways)", style="dim"))
     supply = Text(f"Supply: {view.supply} blocks", style="dim")
     if r.card_mode is CardMode.COMMON and not (r.master or r.full_hand):
         supply.append(f" · card deck: {view.common_size}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from pathlib import Path
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable, Sequence
@@ -330,6 +331,8 @@ class TerminalGame:
                     self.barrier = len(state.history)
                 if state.current == seat and not state.is_over():
                     self.draw()
+                elif len(self.humans) > 1:
+                    self.screen_owner = None  # hot-seat: the cards leave the screen with the turn
                 return True
 
     def undo(self, seat: int) -> bool:
@@ -368,7 +371,7 @@ class TerminalGame:
             self.say("✗ save needs a file name, e.g. save mygame.json", "bold #ff8080")
             return
         try:
-            records.write_record(path, records.record_of(self.state, self.record_meta()))
+            records.write_record(Path(path).expanduser(), records.record_of(self.state, self.record_meta()))
         except OSError as exc:
             self.say(f"✗ cannot save to {path}: {exc.strerror}", "bold #ff8080")
             return
@@ -388,7 +391,10 @@ class TerminalGame:
         right = Group(*parts)
         need = 40 + Measurement.get(self.console, self.console.options, right).maximum
         self.console.clear()
-        self.console.print(beside(render_board(view), right, self.console.width, need))
+        if self.console.width < need and self.console.height < 44:
+            self.console.print(right)  # no room for the board as well
+        else:
+            self.console.print(beside(render_board(view), right, self.console.width, need))
 
     def show_scoring(self) -> None:
         state = self.state
