@@ -10,8 +10,13 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from rich.console import Console
 
+from torres import GameState, Kind, parse_square
+from torres.engine.actions import DECODE
 from torres.records import read_record, replay
+from torres.tui.render import Seat, castle_colours, render_ranking, render_scoring, render_screen
+from torres.tui.session import turn_log
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|[\x01\x02]")
@@ -215,3 +220,68 @@ def test_bad_flags_are_refused(bad: list[str]) -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
+
+
+# --- the drawing itself, without a terminal -------------------------------------------------------------------
+def _bot_game(players: int, seed: int, actions: int, phase: int = 3) -> GameState:
+    """Random bots play ``actions`` actions, or until ``phase`` (0-based) begins, or to the end."""
+    from torres.ai import make_bot
+
+    state = GameState(players, seed)
+    bots = [make_bot("random", seed * 10 + s) for s in range(players)]
+    for _ in range(actions):
+        if state.is_over() or state.phase >= phase:
+            break
+        state.push(bots[state.current].choose(state.view(state.current)))
+    return state
+
+
+def _text(renderable: object, width: int = 120) -> str:
+    console = Console(width=width, force_terminal=False, color_system=None)
+    with console.capture() as capture:
+        console.print(renderable)
+    return capture.get()
+
+
+def test_each_castle_keeps_its_own_colour() -> None:
+    state = GameState(4, 1)
+    first = castle_colours(state.view(0))
+    starting = [parse_square(sq) for sq in state.rules.castles]
+    assert len({first[sq] for sq in starting}) == 8  # 8 castles, 8 colours
+    state = _bot_game(4, 1, 120)
+    later = castle_colours(state.view(0))
+    for sq in starting:
+        if sq in later:  # a castle that grew is still drawn in the colour it started with
+            cid = state.info.cid[sq]
+            assert all(later[other] == first[sq] for other in state.info.squares[cid])
+
+
+def test_screen_shows_only_the_hand_of_the_seat_at_the_keyboard() -> None:
+    state = _bot_game(3, 5, 10_000, phase=1)
+    seats = [Seat("Ann", True), Seat("Blue", False, "random"), Seat("Yellow", False, "random")]
+    view = state.view(0)
+    kinds = [DECODE[a][0] for a in state.history]
+    mine = _text(render_screen(view, seats, 0, turn_log(view, kinds, state.actors, 0)))
+    assert "Your cards" in mine and "a   b   c" in mine and "phase" in mine
+    nobody = _text(render_screen(view, seats, None, turn_log(view, kinds, state.actors, None)))
+    assert "Your cards" not in nobody and "keep" not in nobody
+    # Other seats' kept cards never reach the log, whoever is shown.
+    others = [i for i, (k, s) in enumerate(zip(kinds, state.actors)) if k is Kind.KEEP and s != 0]
+    assert others, "the game should have had card draws by the bots"
+    log = " ".join(e.text for e in turn_log(view, kinds, state.actors, 0))
+    for i in others:
+        assert state.actions_text()[i] not in log
+
+
+def test_scoring_table_and_ranking_show_every_bonus() -> None:
+    state = _bot_game(2, 3, 10_000)
+    assert state.is_over()
+    seats = [Seat("Ann", True), Seat("Blue", False, "random")]
+    view = state.view(0)
+    scoring = state.scorings[-1]
+    table = _text(render_scoring(scoring, view, seats))
+    assert "Scoring after phase 3" in table and "king's bonus" in table
+    for before, after in zip(scoring.before, scoring.after):
+        assert f"{before} → {after}" in table
+    ranking = _text(render_ranking(view, seats))
+    assert "winner" in ranking and str(max(state.scores)) in ranking

@@ -22,7 +22,7 @@ from ..engine.master import MASTER_TEXT, MasterCard
 from ..engine.rules import CardMode
 from ..engine.scoring import PhaseScoring
 from ..engine.squares import parse_square, square_name
-from ..engine.state import Stage
+from ..engine.state import KING, Stage
 from ..engine.view import SeatView
 
 #: Knight colours of seats 0..3 (bright, readable on every castle colour).
@@ -119,7 +119,7 @@ def render_board(view: SeatView, highlight: Sequence[int] = ()) -> Text:
                     out.append("♛" if sq in kings else " ", style=f"#ffd700 on {bg}")
                 else:
                     occ = view.occupancy[sq]
-                    if occ == 9:
+                    if occ == KING:
                         out.append(" ♚  ", style=f"{KING_STYLE} on {bg}")
                     elif occ:
                         out.append(" ", style=f"on {bg}")

@@ -150,7 +150,18 @@ def turn_log(view: SeatView, kinds: Sequence[Kind], actors: Sequence[int], hand_
             current = []
     if current:
         entries.append(LogEntry(last, ", ".join(current)))
-    return entries
+    return [LogEntry(e.seat, _squeeze(e.text)) for e in entries]
+
+
+def _squeeze(text: str) -> str:
+    """``score, score, score, end`` → ``score ×3, end``."""
+    out: list[tuple[str, int]] = []
+    for item in text.split(", "):
+        if out and out[-1][0] == item:
+            out[-1] = (item, out[-1][1] + 1)
+        else:
+            out.append((item, 1))
+    return ", ".join(item if n == 1 else f"{item} ×{n}" for item, n in out)
 
 
 _TURN_KINDS = UNDOABLE | {Kind.BUY, Kind.KEEP}
