@@ -70,6 +70,32 @@ def _rings(radius: int, decay: float) -> list[list[tuple[int, int, float]]]:
     return table
 
 
+_TARGETS: dict[tuple[bytes, int, float], list[list[tuple[int, int, float, int, int, int]]]] = {}
+_POWERS: dict[float, list[float]] = {}
+
+
+def _powers(decay: float) -> list[float]:
+    table = _POWERS.get(decay)
+    if table is None:
+        table = _POWERS[decay] = [decay ** k for k in range(64)]
+    return table
+
+
+def _targets(info: BoardInfo, radius: int, decay: float) -> list[list[tuple[int, int, float, int, int, int]]]:
+    """For each square: the castle squares near it (square, distance, discount, castle, area, height), cached
+    by the height map (moves and knight placements do not change it)."""
+    key = (info.heights, radius, decay)
+    table = _TARGETS.get(key)
+    if table is None:
+        cid, area, h = info.cid, info.area, info.heights
+        table = [[(t, d, disc, cid[t], area[cid[t]], h[t]) for t, d, disc in row if cid[t] >= 0]
+                 for row in _rings(radius, decay)]
+        if len(_TARGETS) > 20_000:
+            _TARGETS.clear()
+        _TARGETS[key] = table
+    return table
+
+
 def castle_points(info: BoardInfo, squares: list[int]) -> tuple[int, dict[int, int]]:
     """Castle points of one seat's knights if scored now, and its highest level on each castle."""
     cid, h, area = info.cid, info.heights, info.area
@@ -102,8 +128,8 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
             for s in range(n):
                 master[s] += weight * extra[s]
     per_knights = state.rules.knights_per_player
-    rings_of = _rings(w.radius, w.decay)
-    powers = [w.decay ** k for k in range(64)]
+    targets = _targets(info, w.radius, w.decay)
+    powers = _powers(w.decay)
     out = []
     for seat in range(n):
         squares = state.knights[seat]
@@ -114,22 +140,23 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
         # potential: the best gain each knight could make by climbing to an empty block nearby (at most one
         # level up per square of distance), discounted by the distance
         potential = 0.0
+        best_of = [0] * len(area)
+        for c, lv in best.items():
+            best_of[c] = lv
         for sq in squares:
-            rings = rings_of[sq]
             level = h[sq]
             gain = 0.0
-            for t, dist, discount in rings:
-                c = cid[t]
-                if c < 0 or occ[t]:
+            for t, dist, discount, c, a, ht in targets[sq]:
+                if occ[t]:
                     continue
-                a, ht, have = area[c], h[t], best.get(c, 0)
+                have = best_of[c]
+                top = level + dist
                 # climb onto what stands there (one level up per square of distance) ...
-                reach = ht if ht <= level + dist else level + dist
-                g = (reach - have) * a * discount
+                g = ((ht if ht <= top else top) - have) * a * discount
                 if g > gain:
                     gain = g
                 # ... or build it up to where the knight could climb, a block per level
-                want = level + dist if level + dist <= a else a
+                want = top if top <= a else a
                 if want > ht and want > have:
                     g = (want - have) * a * discount * powers[want - ht]
                     if g > gain:

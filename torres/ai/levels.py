@@ -35,7 +35,8 @@ def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
     return ISMCTSBot(seed, iterations=_int(opts, "iterations", 0), seconds=_float(opts, "time", 1.0),
                      candidates=_int(opts, "candidates", 6), width=_int(opts, "width", 6),
                      reply_width=_int(opts, "reply_width", 1), replies=_int(opts, "replies", 1),
-                     own_next=bool(_int(opts, "own_next", 0)), c=_float(opts, "c", 0.7))
+                     own_next=bool(_int(opts, "own_next", 0)), c=_float(opts, "c", 0.7),
+                     paired=bool(_int(opts, "paired", 0)))
 
 
 FACTORIES: dict[str, Factory] = {

@@ -15,7 +15,7 @@ import math
 import time
 from dataclasses import dataclass, field
 
-from ..engine.actions import DECODE, Kind
+from ..engine.actions import DECODE, O_END, Kind
 from ..engine.state import GameState, Stage
 from ..engine.view import SeatView
 from .evaluate import DEFAULT_WEIGHTS, Weights, evaluate
@@ -35,7 +35,10 @@ class SearchStats:
 def play_turn(state: GameState, actions: list[int]) -> None:
     """Apply a planned turn on a (different) determinization: a ``keep`` is re-chosen from the cards actually
     drawn there, and the plan stops early if an action is not legal there."""
+    seat = state.current
     for a in actions:
+        if state.is_over():
+            return
         if state.stage is Stage.KEEP:
             state.apply(keep_choice(state.legal_action_ids()))
             if DECODE[a][0] is Kind.KEEP:
@@ -43,17 +46,15 @@ def play_turn(state: GameState, actions: list[int]) -> None:
         if a not in state.legal_action_ids():
             break
         state.apply(a)
-    seat = state.current
+        if a == O_END:
+            return
+    # the plan broke off: finish the turn
     while state.stage in (Stage.TURN, Stage.KEEP) and state.current == seat and not state.is_over():
-        # finish the turn if the plan broke off
-        state.apply(keep_choice(state.legal_action_ids()) if state.stage is Stage.KEEP else
-                    state.legal_action_ids()[0] if False else _end_id(state))
-
-
-def _end_id(state: GameState) -> int:
-    from ..engine.actions import O_END
-
-    return O_END
+        if state.stage is Stage.KEEP:
+            state.apply(keep_choice(state.legal_action_ids()))
+        else:
+            state.apply(O_END)
+            return
 
 
 class ISMCTSBot(TurnPlanningBot):
@@ -64,7 +65,8 @@ class ISMCTSBot(TurnPlanningBot):
 
     def __init__(self, seed: int = 0, iterations: int = 0, seconds: float = 1.0, candidates: int = 6,
                  width: int = 6, reply_width: int = 1, replies: int = 1, own_next: bool = False,
-                 c: float = 0.7, scale: float = 25.0, weights: Weights = DEFAULT_WEIGHTS) -> None:
+                 c: float = 0.7, scale: float = 25.0, weights: Weights = DEFAULT_WEIGHTS,
+                 paired: bool = False) -> None:
         super().__init__(seed)
         self.iterations = iterations  # > 0: a fixed number of iterations (deterministic); else the time budget
         self.seconds = seconds
@@ -76,6 +78,7 @@ class ISMCTSBot(TurnPlanningBot):
         self.c = c
         self.scale = scale
         self.weights = weights
+        self.paired = paired  # successive halving on shared deals instead of UCB1
         self.stats = SearchStats()
         self.simulations = 0
 
@@ -89,29 +92,57 @@ class ISMCTSBot(TurnPlanningBot):
         visits = [0] * len(plans)
         totals = [0.0] * len(plans)
         done = 0
-        while True:
-            if self.iterations > 0:
-                if done >= self.iterations:
+        if self.paired:
+            done, best = self._paired(view, plans, visits, totals, start)
+        else:
+            while True:
+                if self.iterations > 0:
+                    if done >= self.iterations:
+                        break
+                elif done >= len(plans) and time.perf_counter() - start >= self.seconds:
                     break
-            elif done >= len(plans) and time.perf_counter() - start >= self.seconds:
-                break
-            if done < len(plans):
-                i = done
-            else:
-                log_n = math.log(done)
-                i = max(range(len(plans)), key=lambda j: totals[j] / visits[j]
-                        + self.c * math.sqrt(log_n / visits[j]))
-            state = view.determinize(self.rng)
-            reward = self.simulate(state, plans[i], view.seat)
-            visits[i] += 1
-            totals[i] += reward
-            done += 1
+                if done < len(plans):
+                    i = done
+                else:
+                    log_n = math.log(done)
+                    i = max(range(len(plans)), key=lambda j: totals[j] / visits[j]
+                            + self.c * math.sqrt(log_n / visits[j]))
+                state = view.determinize(self.rng)
+                reward = self.simulate(state, plans[i], view.seat)
+                visits[i] += 1
+                totals[i] += reward
+                done += 1
+            best = max(range(len(plans)), key=lambda j: (visits[j], totals[j] / max(1, visits[j])))
         self.simulations += done
-        best = max(range(len(plans)), key=lambda j: (visits[j], totals[j] / max(1, visits[j])))
         self.stats = SearchStats(done, time.perf_counter() - start,
                                  [(p.actions, visits[j], totals[j] / max(1, visits[j]))
                                   for j, p in enumerate(plans)])
         return plans[best].actions
+
+    def _paired(self, view: SeatView, plans: list[Plan], visits: list[int], totals: list[float],
+                start: float) -> tuple[int, int]:
+        """Successive halving with common random numbers: every surviving turn is played on the same
+        determinizations, so the comparison between turns is not drowned by the luck of the deal; after each
+        round the worse half is dropped (down to two). Rounds go on until the budget is spent."""
+        alive = list(range(len(plans)))
+        done = 0
+        while True:
+            if self.iterations > 0 and done + len(alive) > self.iterations and done >= len(plans):
+                break
+            if self.iterations <= 0 and done >= len(plans) and time.perf_counter() - start >= self.seconds:
+                break
+            deal = view.determinize(self.rng)
+            for i in alive:
+                reward = self.simulate(deal.clone(), plans[i], view.seat)
+                visits[i] += 1
+                totals[i] += reward
+                done += 1
+            if len(alive) > 2:
+                alive.sort(key=lambda j: -totals[j] / visits[j])
+                alive = alive[:max(2, (len(alive) + 1) // 2)]
+            if self.iterations > 0 and done >= self.iterations:
+                break
+        return done, max(alive, key=lambda j: totals[j] / visits[j])
 
     def simulate(self, state: GameState, plan: Plan, seat: int) -> float:
         play_turn(state, plan.actions)

@@ -8,6 +8,9 @@ from .app import app
 
 #: Modules that register commands on ``app`` (one line each).
 COMMAND_MODULES: tuple[str, ...] = (
+    "tournament",
+    "bench_ai",
+    "hint",
     "records_cmds",
     "bench_cmd",
     "play",

@@ -154,8 +154,9 @@ def run_tournament(bots: list[str], games: int, players: int, rules_text: str, s
 
 def render(summary: Summary, title: str) -> Table:
     table = Table(title=title)
-    for col in ("bot", "win rate", "95% CI", "mean score", "s/turn", "max s/turn", "openskill μ±σ"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
+    table.add_column("bot", no_wrap=True)
+    for col in ("win rate", "95% CI", "mean score", "s/turn", "max s/turn", "openskill μ±σ"):
+        table.add_column(col, justify="right", no_wrap=True)
     data = summary.to_json()["bots"]
     for row in data:
         low, high = row["ci95"]
@@ -176,7 +177,7 @@ def tournament(
     json_out: Optional[str] = typer.Option(None, "--json", help="Also write the results as JSON to this file"),
 ) -> None:
     """Play seeded games between bots with seats rotated; print win rates, scores, speed and ratings."""
-    console = Console()
+    console = Console(width=max(100, Console().width))
     names = [b.strip() for b in bots.split(",") if b.strip()]
     command = "torres tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else ""
     try:

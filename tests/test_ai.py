@@ -1,0 +1,167 @@
+"""Bots: legal actions in every edition and the master version, determinism, no hidden information, an obvious
+good move, the tournament, hints."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from typer.testing import CliRunner
+
+from torres.ai import hint, make_bot
+from torres.ai.base import Bot
+from torres.ai.greedy import GreedyBot
+from torres.ai.planner import plan_turn
+import torres.cli.hint  # noqa: F401  (registers the command)
+from torres.cli.app import app
+from torres.cli.tournament import play_game, run_tournament, wilson
+from torres.engine import GameState, Rules
+from torres.engine.actions import format_action
+from torres.engine.builder import build
+from torres.engine.rules import EDITIONS
+from torres.engine.state import Stage
+
+#: Cheap settings of every kind of bot, so complete games stay fast.
+CHEAP = ["ismcts:iterations=2:candidates=2:width=1", "greedy:width=1", "onestep", "random"]
+RULES = [(name, name) for name in EDITIONS] + [(f"{name}-master", f"{name}:master=1") for name in EDITIONS]
+
+
+def play(state: GameState, bots: list[Bot], limit: int = 100_000) -> list[int]:
+    actions = []
+    while not state.is_over() and len(actions) < limit:
+        seat = state.current
+        action = bots[seat].choose(state.view(seat))
+        assert action in state.legal_action_ids(), (format_action(action), state.position())
+        state.push(action)
+        actions.append(action)
+    return actions
+
+
+@pytest.mark.parametrize("label,rules", RULES, ids=[r[0] for r in RULES])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_complete_games_only_legal_actions(label: str, rules: str, players: int) -> None:
+    seed = hash((label, players)) % 1000
+    state = GameState(players, seed, Rules.from_text(rules))
+    order = CHEAP[players % 2:] + CHEAP[:players % 2]
+    bots = [make_bot(order[s % len(order)], seed + s) for s in range(players)]
+    play(state, bots)
+    assert state.is_over()
+
+
+@pytest.mark.parametrize("spec", ["greedy:width=2", "ismcts:iterations=3:candidates=3:width=2", "onestep",
+                                  "random", "beginner", "casual"])
+def test_same_seed_same_game(spec: str) -> None:
+    runs = []
+    for _ in range(2):
+        state = GameState(2, 11, Rules.for_edition("riogrande"))
+        bots = [make_bot(spec, 5), make_bot(spec, 6)]
+        runs.append(play(state, bots, limit=80))
+    assert runs[0] == runs[1]
+
+
+def _midgame() -> GameState:
+    """A riogrande game where seat 1 holds cards and both seats have hidden decks, seat 0 to start a turn."""
+    state = GameState(2, 4, Rules.for_edition("riogrande"))
+    bots = [make_bot("greedy:width=1", 1), make_bot("greedy:width=1", 2)]
+    while True:
+        seat = state.current
+        state.push(bots[seat].choose(state.view(seat)))
+        if (state.stage is Stage.TURN and state.current == 0 and state.ap == 5 and sum(state.hands[1]) >= 1
+                and state.phase >= 1):
+            return state
+
+
+@pytest.mark.parametrize("spec", ["greedy:width=2", "ismcts:iterations=4:candidates=3:width=2", "onestep"])
+def test_bots_never_read_hidden_cards(spec: str) -> None:
+    state = _midgame()
+    other = state.clone()
+    # Deal seat 1 different cards and reshuffle both hidden decks: nothing seat 0 can see changes.
+    hand = other.hands[1]
+    pool = [c for c in range(10) if not other.discards[1][c]]
+    rng = random.Random(3)
+    rng.shuffle(pool)
+    size = sum(hand)
+    other.hands[1] = [pool[:size].count(c) for c in range(10)]
+    other.decks[1] = pool[size:]
+    other.known[1] = [False] * len(other.decks[1])
+    unknown = [i for i, k in enumerate(other.known[0]) if not k]
+    cards = [other.decks[0][i] for i in unknown]
+    rng.shuffle(cards)
+    for i, c in zip(unknown, cards):
+        other.decks[0][i] = c
+    assert other.hands[1] != state.hands[1] or other.decks[1] != state.decks[1]
+    assert other.view(0).position == state.view(0).position
+    choices = []
+    for game in (state, other):
+        bot = make_bot(spec, 9)
+        g = game.clone()
+        turn = []
+        while g.current == 0 and g.stage in (Stage.TURN, Stage.KEEP) and not g.is_over():
+            a = bot.choose(g.view(0))
+            if g.stage is Stage.KEEP:  # what is drawn differs: stop at the draw
+                break
+            turn.append(a)
+            g.push(a)
+        choices.append(turn)
+    assert choices[0] == choices[1]
+
+
+def _tower_position() -> GameState:
+    """Phase 1's last turn: seat 1's knight stands on level 2 next to the level-3 top of a 5-square castle."""
+    return build(2, heights={"c3": 3, "c4": 2, "c2": 1, "b3": 1, "d3": 1, "f6": 1, "h1": 1},
+                 knights={1: ["c4"], 0: ["f6"]}, king="h1", phase=0, round=3, current=1, start=0)
+
+
+def test_greedy_climbs_the_high_tower_before_scoring() -> None:
+    state = _tower_position()
+    plan = plan_turn(state, width=4)[0]
+    assert "c4-c3" in [format_action(a) for a in plan.actions]
+    bot = GreedyBot(0)
+    turn = []
+    while state.current == 1 and not state.is_over() and state.stage in (Stage.TURN, Stage.KEEP):
+        a = bot.choose(state.view(1))
+        turn.append(format_action(a))
+        state.push(a)
+    assert "c4-c3" in turn
+    assert state.scorings[0].castle_points(1) >= 15  # the (at least) 5-square castle at level 3
+
+
+def test_hint_suggests_the_climb() -> None:
+    state = _tower_position()
+    h = hint(state, budget=0.1, iterations=6)
+    assert h.seat == 1
+    assert "c4-c3" in h.actions
+    assert h.action_ids[0] in state.legal_action_ids()
+    assert h.value > 0
+
+
+def test_tournament_command_and_summary() -> None:
+    result = CliRunner().invoke(app, ["tournament", "--bots", "random,onestep", "--games", "2", "--players", "2",
+                                      "--edition", "ravensburger"])
+    assert result.exit_code == 0, result.output
+    assert "onestep" in result.output and "win rate" in result.output
+    summary = run_tournament(["random", "random", "onestep"], 3, 3, "idw", seed=1, jobs=1)
+    assert summary.games == 3
+    assert sum(summary.wins) == pytest.approx(3)
+    game = play_game(["random", "onestep"], 1, 2, "riogrande", 0)
+    assert game.entries == [1, 0]
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)
+    assert wilson(0, 10)[0] == 0.0
+
+
+def test_hint_command() -> None:
+    position = _tower_position().position()
+    result = CliRunner().invoke(app, ["hint", "--position", position, "--iterations", "4"])
+    assert result.exit_code == 0, result.output
+    assert "c4-c3" in result.output
+
+
+def test_unknown_bot() -> None:
+    with pytest.raises(ValueError):
+        make_bot("grandmaster")
+    with pytest.raises(ValueError):
+        make_bot("greedy:depth=3")

@@ -1,0 +1,95 @@
+"""Hints: the best turn the strongest bot finds for a seat within a short budget, and what it expects."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+
+from ..engine.actions import format_action
+from ..engine.state import GameState, Stage
+from ..engine.view import SeatView
+from .evaluate import DEFAULT_WEIGHTS, evaluate, seat_values
+from .mcts import ISMCTSBot
+from .planner import best_single, keep_choice
+
+
+@dataclass(frozen=True)
+class Alternative:
+    actions: tuple[str, ...]
+    visits: int
+    expected: float  # the search's mean outcome of this turn, in points ahead of the rivals
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The suggested turn (or single decision, outside a turn) for ``seat``."""
+
+    seat: int
+    actions: tuple[str, ...]  # in notation, the first one is to be played now
+    action_ids: tuple[int, ...]
+    value: float  # the evaluation right after the suggested turn: points ahead of the rivals (negative: behind)
+    expected: float  # what the search expects after the rivals' replies, in the same units
+    projected: tuple[float, ...]  # each seat's projected final points after the suggested turn
+    iterations: int
+    seconds: float
+    alternatives: tuple[Alternative, ...] = field(default=())
+
+    def text(self) -> str:
+        head = " ".join(self.actions) if self.actions else "(nothing to do)"
+        return (f"{head}    [evaluation {self.value:+.1f}, expected after replies {self.expected:+.1f}; "
+                f"{self.iterations} simulations in {self.seconds:.2f} s]")
+
+
+def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: float = 1.0,
+         iterations: int = 0, seed: int = 0) -> Hint:
+    """The expert's suggestion for ``seat`` (default: the seat to act) within ``budget`` seconds, or exactly
+    ``iterations`` simulations when given (then the hint is deterministic for the seed).
+
+    A :class:`GameState` is first reduced to ``seat``'s view, so a hint never uses hidden information."""
+    if isinstance(state_or_view, GameState):
+        if seat is None:
+            seat = state_or_view.current
+        view = state_or_view.view(seat)
+    else:
+        view = state_or_view
+        if seat is not None and seat != view.seat:
+            raise ValueError(f"this is seat {view.seat}'s view, not seat {seat}'s")
+    if view.stage is Stage.OVER:
+        raise ValueError("the game is over")
+    if view.current != view.seat:
+        raise ValueError(f"seat {view.seat} is not to act (seat {view.current} is)")
+    start = time.perf_counter()
+    rng = random.Random(seed)
+    if view.stage is not Stage.TURN:
+        state = view.determinize(rng)
+        action = keep_choice(list(view.legal)) if view.stage is Stage.KEEP else best_single(state)
+        state.push(action)
+        value = evaluate(state, view.seat)
+        return Hint(view.seat, (format_action(action),), (action,), value, value,
+                    tuple(seat_values(state)), 0, time.perf_counter() - start)
+    bot = ISMCTSBot(seed, iterations=iterations, seconds=budget, candidates=6)
+    plan = bot.plan(view)
+    stats = bot.stats
+    state = view.determinize(rng)
+    for a in plan:
+        if a not in state.legal_action_ids():
+            break
+        state.push(a)
+    value = evaluate(state, view.seat, DEFAULT_WEIGHTS)
+    alternatives = tuple(
+        Alternative(tuple(format_action(a) for a in actions), visits, _points(mean, bot.scale))
+        for actions, visits, mean in sorted(stats.candidates, key=lambda c: -c[1]))
+    expected = next((alt.expected for alt in alternatives if list(alt.actions) == [format_action(a) for a in plan]),
+                    value)
+    if not stats.iterations:
+        expected = value
+    return Hint(view.seat, tuple(format_action(a) for a in plan), tuple(plan), value, expected,
+                tuple(seat_values(state)), stats.iterations, time.perf_counter() - start, alternatives)
+
+
+def _points(mean_reward: float, scale: float) -> float:
+    """Back from the search's squashed reward (tanh of points / scale) to points."""
+    clipped = max(-0.999999, min(0.999999, mean_reward))
+    return scale * math.atanh(clipped)

@@ -1,0 +1,108 @@
+"""``torres bench-ai``: how fast the bots think — evaluations/s of the greedy planner and simulations/s of each
+search bot, as medians over positions from seeded games."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..ai.base import make_bot
+from ..ai.evaluate import evaluate
+from ..ai.greedy import GreedyBot
+from ..ai.levels import LEVELS
+from ..ai.mcts import ISMCTSBot
+from ..engine.rules import Rules
+from ..engine.state import GameState, Stage
+from ..engine.view import SeatView
+from .app import app
+
+
+def sample_views(count: int, players: int, rules_text: str, seed: int = 0) -> list[SeatView]:
+    """Views at the start of turns of greedy games, spread over the game."""
+    views: list[SeatView] = []
+    game = 0
+    while len(views) < count:
+        state = GameState(players, seed + game, Rules.from_text(rules_text))
+        bots = [make_bot("greedy:width=2", seed + game * 10 + s) for s in range(players)]
+        turn = 0
+        actor = -1
+        while not state.is_over() and len(views) < count:
+            seat = state.current
+            if state.stage is Stage.TURN and seat != actor:
+                actor = seat
+                turn += 1
+                if turn % 5 == 2:
+                    views.append(state.view(seat))
+            state.push(bots[seat].choose(state.view(seat)))
+        game += 1
+    return views
+
+
+def bench(positions: int = 6, players: int = 2, rules_text: str = "riogrande", seconds: float = 0.5,
+          seed: int = 0) -> list[dict[str, Any]]:
+    views = sample_views(positions, players, rules_text, seed)
+    rows: list[dict[str, Any]] = []
+    # the evaluation alone
+    states = [v.determinize(random.Random(seed)) for v in views]
+    rates = []
+    for st in states:
+        t0 = time.perf_counter()
+        n = 0
+        while time.perf_counter() - t0 < 0.1:
+            evaluate(st, st.current)
+            n += 1
+        rates.append(n / (time.perf_counter() - t0))
+    rows.append({"bot": "evaluate()", "unit": "evaluations/s", "median": statistics.median(rates),
+                 "per_turn": 0.0})
+    # the greedy planner
+    rates, turn_times = [], []
+    for i, v in enumerate(views):
+        bot = GreedyBot(seed + i)
+        t0 = time.perf_counter()
+        bot.plan(v)
+        dt = time.perf_counter() - t0
+        rates.append(bot.evaluations / dt)
+        turn_times.append(dt)
+    rows.append({"bot": "greedy", "unit": "evaluations/s", "median": statistics.median(rates),
+                 "per_turn": statistics.median(turn_times)})
+    # the search bots: each level that searches, on a time budget
+    for level, spec in LEVELS.items():
+        probe = make_bot(spec)
+        if not isinstance(probe, ISMCTSBot):
+            continue
+        rates, turn_times = [], []
+        for i, v in enumerate(views):
+            searcher = make_bot(spec, seed + i)
+            assert isinstance(searcher, ISMCTSBot)
+            t0 = time.perf_counter()
+            searcher.plan(v)
+            dt = time.perf_counter() - t0
+            rates.append(searcher.stats.iterations / dt)
+            turn_times.append(dt)
+        rows.append({"bot": f"{level} ({spec})", "unit": "simulations/s", "median": statistics.median(rates),
+                     "per_turn": statistics.median(turn_times)})
+    return rows
+
+
+@app.command("bench-ai")
+def bench_ai(
+    positions: int = typer.Option(6, help="Positions to measure on"),
+    players: int = typer.Option(2, help="Players"),
+    edition: str = typer.Option("riogrande", help="Edition, with settings"),
+    seed: int = typer.Option(0, help="Seed of the sample games"),
+) -> None:
+    """Median speed of the bots: evaluations/s (greedy) and simulations/s (search bots)."""
+    console = Console()
+    rows = bench(positions, players, edition, seed=seed)
+    table = Table(title=f"bot speed, medians over {positions} positions ({players} players, {edition})")
+    for col in ("bot", "median rate", "unit", "median s/turn"):
+        table.add_column(col, justify="left" if col in ("bot", "unit") else "right")
+    for r in rows:
+        table.add_row(r["bot"], f"{r['median']:.0f}", r["unit"], f"{r['per_turn']:.3f}")
+    console.print(table)
