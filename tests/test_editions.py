@@ -16,7 +16,7 @@ from torres import GameState, IllegalActionError, Rules, Stage
 from torres.engine.builder import build
 from torres.engine.cards import Card
 from torres.engine.rules import (
-    CardMode, ClimbCard, Leftover, NextStarter, PhaseEndBlocks, ScoringOrder, Spacing, StackChoice, StartPlayer,
+    CardMode, ClimbCard, NextStarter, PhaseEndBlocks, ScoringOrder, Spacing, StackChoice, StartPlayer,
     VaultOver,
 )
 
@@ -118,20 +118,12 @@ def test_stack_cap_three_versus_uncapped() -> None:
     capped = RG.replace(stack_cap=3)
     uncapped = RG.replace(stack_cap=0)
     assert _leftover_after_unused_turn(capped, 4, [2, 2, 2, 2]) == ([3, 3, 2], 0)
-    assert _leftover_after_unused_turn(uncapped, 4, [2, 2, 2, 2])[0] in ([4, 2, 2], [3, 3, 2])
+    # with no cap the unused blocks all roll onto the next turn's (tallest) stack
+    assert _leftover_after_unused_turn(uncapped, 4, [2, 2, 2, 2]) == ([4, 2, 2], 0)
     # all other stacks full: capped returns the blocks to the supply, uncapped keeps them
     assert _leftover_after_unused_turn(capped, 4, [3, 3, 3]) == ([3, 3], 3)
     stacks, returned = _leftover_after_unused_turn(uncapped, 4, [3, 3, 3])
     assert returned == 0 and sum(stacks) == 9
-
-
-def test_leftover_distribute_versus_roll_into_next_stack() -> None:
-    """001: "any unused stacks at the end of a player's turn is automatically put into the next turn's stack"
-    versus 000: distributed over the other stacks (at most three high)."""
-    distribute = RG.replace(leftover=Leftover.DISTRIBUTE, stack_cap=3)
-    roll = RG.replace(leftover=Leftover.ROLL_NEXT, stack_cap=3)
-    assert _leftover_after_unused_turn(distribute, 4, [2, 2, 2, 2]) == ([3, 3, 2], 0)
-    assert _leftover_after_unused_turn(roll, 4, [2, 2, 2, 2]) == ([4, 2, 2], 0)
 
 
 def test_yucata_stacks_uncapped_with_3_or_4_players_and_rolled_into_the_next() -> None:

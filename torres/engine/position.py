@@ -15,7 +15,7 @@ card hidden from the viewer.
 from __future__ import annotations
 
 from .cards import N_CARD_TYPES
-from .rules import Leftover, Rules
+from .rules import Rules
 from .squares import parse_square, square_name
 from .state import EMPTY, KING, GameState, Stage
 
@@ -108,10 +108,48 @@ def from_position(text: str) -> GameState:
         if not eq:
             raise ValueError(f"bad field {token!r} (expected key=value)")
         values[key] = value
+    missing = [key for key in _REQUIRED if key not in values]
+    if missing:
+        raise ValueError(f"position string lacks the field(s) {', '.join(missing)}")
     try:
-        return _build(values)
-    except KeyError as exc:
-        raise ValueError(f"position string lacks the field {exc.args[0]!r}") from None
+        state = _build(values)
+    except (KeyError, IndexError, TypeError) as exc:
+        raise ValueError(f"bad position string: {exc}") from None
+    except ValueError as exc:
+        raise ValueError(f"bad position string: {exc}") from None
+    _check_ranges(state)
+    return state
+
+
+_REQUIRED = ("rules", "n", "seed", "stage", "phase", "round", "turn", "start", "ap", "buys", "played", "stack",
+             "king", "supply", "scores", "stacks", "carry", "board", "hands", "fresh", "drawn", "decks", "common",
+             "discards", "master")
+
+
+def _check_ranges(state: GameState) -> None:
+    """Reject values no game can reach, so a loaded position never misleads the move generator."""
+    n = state.n
+    problems = []
+    if not 0 <= state.phase <= 2:
+        problems.append("phase must be 1..3")
+    if not 0 <= state.round < len(state.phase_stacks[min(max(state.phase, 0), 2)]):
+        problems.append("round out of range for the phase card")
+    if not 0 <= state.start < n or not 0 <= state.turn <= max(n, 8):
+        problems.append("start/turn out of range")
+    if state.ap < 0 or state.buys < 0 or state.supply < 0:
+        problems.append("ap, buys and supply cannot be negative")
+    if any(s < 0 for s in state.scores) or any(h < 0 for stack in state.stacks for h in stack):
+        problems.append("scores and stacks cannot be negative")
+    if any(len(k) > state.rules.knights_per_player for k in state.knights):
+        problems.append(f"at most {state.rules.knights_per_player} knights per seat")
+    if state.king >= 0 and state.occ[state.king] != KING:
+        problems.append("the king's square does not show the king")
+    if sum(1 for sq in range(64) if state.occ[sq] == KING) > 1:
+        problems.append("more than one king")
+    if state.master_card >= 8:
+        problems.append("master card must be 0..7")
+    if problems:
+        raise ValueError("bad position string: " + "; ".join(problems))
 
 
 def _letters(text: str) -> list[int]:
@@ -134,6 +172,8 @@ def _counts(text: str) -> list[int]:
 
 def _build(v: dict[str, str]) -> GameState:
     n = int(v["n"])
+    if not 2 <= n <= 4:
+        raise ValueError("n must be 2..4")
     if v["seed"] == "?":
         raise ValueError("a redacted view (seed=?) cannot be loaded as a full position")
     rules = Rules.from_text(v["rules"])
@@ -163,8 +203,15 @@ def _build(v: dict[str, str]) -> GameState:
         rank = 7 - i
         for f in range(8):
             sq = rank * 8 + f
+            if rank_text[2 * f] not in _DIGITS:
+                raise ValueError(f"bad height {rank_text[2 * f]!r} on {square_name(sq)}")
             state.heights[sq] = _DIGITS.index(rank_text[2 * f])
-            code = _OCC_BACK[rank_text[2 * f + 1]]
+            letter = rank_text[2 * f + 1]
+            if letter not in _OCC_BACK:
+                raise ValueError(f"unknown occupant {letter!r} on {square_name(sq)} (use . a b c d k)")
+            code = _OCC_BACK[letter]
+            if 1 <= code <= 4 and code > n:
+                raise ValueError(f"a knight of seat {code - 1} on {square_name(sq)} in a {n}-player game")
             state.occ[sq] = code
             if 1 <= code <= 4:
                 state.knights[code - 1].append(sq)
@@ -186,4 +233,4 @@ def _build(v: dict[str, str]) -> GameState:
     return state
 
 
-__all__ = ["to_position", "from_position", "CARD_LETTERS", "Leftover"]
+__all__ = ["to_position", "from_position", "CARD_LETTERS"]

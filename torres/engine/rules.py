@@ -21,11 +21,6 @@ class StackChoice(str, Enum):
     LARGEST = "largest"  # yucata.de: the largest stack is used automatically
 
 
-class Leftover(str, Enum):
-    DISTRIBUTE = "distribute"  # unused blocks go onto the other stacks (tallest first), up to the cap
-    ROLL_NEXT = "roll_next"  # yucata.de 3–4 players: all unused blocks go onto the next turn's stack
-
-
 class PhaseEndBlocks(str, Enum):
     RETURN = "return"  # Rio Grande / Ravensburger: leftovers go back to the supply
     KEEP = "keep"  # IDW: kept and spread over the next Year's towers (cap applies)
@@ -81,8 +76,10 @@ class Rules:
     card_mode: CardMode = CardMode.OWN
     full_hand: bool = False  # yucata option: every player starts with all 10 own cards, no buying
     stack_choice: StackChoice = StackChoice.PLAYER
-    stack_cap: int = 3  # 0 = no cap (yucata 3–4 players)
-    leftover: Leftover = Leftover.DISTRIBUTE
+    # Unused blocks of the turn's stack go onto the other stacks, tallest first, up to the cap (000_…: "distribute
+    # the unused blocks on any other stacks ... no stack may ever be taller than three"); with no cap (0, yucata.de
+    # 3–4 players) they all roll onto the next turn's stack, the tallest.
+    stack_cap: int = 3
     phase_end_blocks: PhaseEndBlocks = PhaseEndBlocks.RETURN
     next_starter: NextStarter = NextStarter.KING_MOVER
     scoring_order: ScoringOrder = ScoringOrder.TURN_ORDER
@@ -246,7 +243,6 @@ EDITIONS: dict[str, Rules] = {
         edition="yucata",
         stack_choice=StackChoice.LARGEST,
         stack_cap=0,
-        leftover=Leftover.ROLL_NEXT,
         start_player=StartPlayer.RANDOM,
         shift_level_one=True,
     ),
@@ -257,7 +253,6 @@ __all__ = [
     "CardMode",
     "ClimbCard",
     "EDITIONS",
-    "Leftover",
     "NextStarter",
     "PhaseEndBlocks",
     "Rules",

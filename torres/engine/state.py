@@ -19,7 +19,7 @@ from .board import BoardInfo, board_info, board_info_after_block
 from .cards import N_CARD_TYPES
 from .master import MasterCard, master_bonus
 from .rules import (
-    CardMode, Leftover, NextStarter, PhaseEndBlocks, Rules, ScoringOrder, StackChoice, StartPlayer,
+    CardMode, NextStarter, PhaseEndBlocks, Rules, ScoringOrder, StackChoice, StartPlayer,
 )
 from .scoring import PhaseScoring, advance, castle_scores, king_bonus
 from .squares import parse_square, square_name
@@ -97,9 +97,8 @@ class GameState:
         # yucata.de: "In a 2-player game, size of a player's stack may not exceed 3 and any unused blocks ...
         # are automatically placed into the next stacks that can fit them."
         self.stack_cap = r.stack_cap
-        self.leftover = r.leftover
         if r.edition == "yucata" and players == 2 and r.stack_cap == 0:
-            self.stack_cap, self.leftover = 3, Leftover.DISTRIBUTE
+            self.stack_cap = 3
         self.phase_stacks = r.stacks_for(players)
         rng = random.Random(seed)
         self.start = rng.randrange(players) if r.start_player is StartPlayer.RANDOM else 0
@@ -491,7 +490,7 @@ class GameState:
         self.turn_stack = -1
         if leftover and stacks:
             cap = self.stack_cap
-            if self.leftover is Leftover.ROLL_NEXT or cap == 0:
+            if cap == 0:  # yucata.de: "automatically put into the next turn's stack"
                 stacks[0] += leftover
                 leftover = 0
             else:
@@ -568,7 +567,7 @@ class GameState:
         r = self.rules
         before = tuple(self.scores)
         if r.scoring_order is ScoringOrder.TRACK and self.phase > 0:
-            order = sorted(range(self.n), key=lambda s: -self.scores[s])
+            order = sorted(range(self.n), key=lambda s: (-self.scores[s], (s - self.start) % self.n))
         else:
             order = [(self.start + i) % self.n for i in range(self.n)]
         info = self._info
@@ -598,6 +597,7 @@ class GameState:
                 self.supply += left
         if self.phase == 2:
             self.stage = Stage.OVER
+            self.round = self.rounds_in_phase - 1  # the position shows the last round played
             return
         self.phase += 1
         self.round = 0
