@@ -13,7 +13,7 @@ from rich.prompt import Confirm, IntPrompt, Prompt
 from ..engine.rules import EDITIONS, CardMode, Rules
 from ..engine.state import GameState
 from ..tui.render import EDITION_NAMES, PLAYER_COLOUR_NAMES
-from ..tui.session import Player, TerminalGame, attach_bots, available_levels, parse_seats, quick_level
+from ..tui.session import LADDER, Player, TerminalGame, attach_bots, available_levels, parse_seats, quick_level
 from .app import app
 
 
@@ -28,6 +28,9 @@ def _interactive() -> bool:
 
 def _ask_seats(console: Console, players: int) -> str:
     levels = available_levels()
+    ladder = [name for name in LADDER if name in levels]
+    if ladder:  # the strength ladder, and the random bot for a gentle start
+        levels = ladder + [name for name in ("random",) if name in levels]
     choices = ["human"] + levels
     console.print(f"[dim]Seats: 'human' for a person at this keyboard, or a bot level ({', '.join(levels)}).[/]")
     specs = []
@@ -95,7 +98,8 @@ def play(
             seats = _ask_seats(console, players) if ask else ",".join(["human"] + ["bot"] * (players - 1))
         if edition is None:
             if ask:
-                edition = Prompt.ask(f"Edition ({', '.join(f'{k}: {v}' for k, v in EDITION_NAMES.items())})",
+                names = ", ".join(f"{k}: {EDITION_NAMES.get(k, k)}" for k in EDITIONS)
+                edition = Prompt.ask(f"Edition ({names})",
                                      choices=list(EDITIONS), default="riogrande", console=console)
             else:
                 edition = "riogrande"

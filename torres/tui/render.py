@@ -33,7 +33,8 @@ CASTLE_BACKGROUNDS = ("#7a4426", "#24695a", "#5a4690", "#8a2f5c", "#2f5a92", "#6
                       "#6a3030", "#305a6a")
 GROUND = ("#262626", "#303030")
 KING_STYLE = "bold #ffd700"
-EDITION_NAMES = {"riogrande": "Rio Grande", "ravensburger": "Ravensburger", "idw": "IDW", "yucata": "yucata.de"}
+EDITION_NAMES = {"riogrande": "Rio Grande", "ravensburger": "Ravensburger", "hebrew": "Hebrew", "idw": "IDW",
+                 "yucata": "yucata.de"}
 FILES = "abcdefgh"
 CELL = 4  # characters per square (two lines high)
 
