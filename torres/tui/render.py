@@ -222,7 +222,9 @@ def render_panel(view: SeatView, seats: Sequence[Seat], hand_seat: int | None,
     the decks, the master card and the last actions."""
     r = view.rules
     parts: list[RenderableType] = []
-    parts.append(Text(phase_text(view), style="bold"))
+    title = Text("TORRES ", style=KING_STYLE)
+    title.append(phase_text(view), style="bold")
+    parts.append(title)
     if view.stage is not Stage.OVER:
         turn = Text("▶ ")
         turn.append_text(player_text(seats, view.current, marker=False))
