@@ -71,7 +71,7 @@ class GreedyBot(TurnPlanningBot):
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, width: int = 6, weights: Weights = DEFAULT_WEIGHTS) -> None:
+    def __init__(self, seed: int = 0, width: int = 4, weights: Weights = DEFAULT_WEIGHTS) -> None:
         super().__init__(seed)
         self.width = width
         self.weights = weights

@@ -28,7 +28,7 @@ def _onestep(seed: int, opts: dict[str, str]) -> Bot:
 
 
 def _greedy(seed: int, opts: dict[str, str]) -> Bot:
-    return GreedyBot(seed, width=_int(opts, "width", 6))
+    return GreedyBot(seed, width=_int(opts, "width", 4))
 
 
 def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
@@ -36,7 +36,7 @@ def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
                      candidates=_int(opts, "candidates", 6), width=_int(opts, "width", 6),
                      reply_width=_int(opts, "reply_width", 1), replies=_int(opts, "replies", 1),
                      own_next=bool(_int(opts, "own_next", 0)), c=_float(opts, "c", 0.7),
-                     paired=bool(_int(opts, "paired", 0)))
+                     paired=bool(_int(opts, "paired", 0)), sample=_int(opts, "sample", 24))
 
 
 FACTORIES: dict[str, Factory] = {
@@ -50,6 +50,8 @@ FACTORIES: dict[str, Factory] = {
 LEVELS: dict[str, str] = {
     "beginner": "onestep",
     "casual": "greedy",
+    "strong": "ismcts:iterations=3:candidates=3:width=4",
+    "expert": "ismcts:iterations=8:candidates=4:width=6",
 }
 
 

@@ -66,7 +66,7 @@ class ISMCTSBot(TurnPlanningBot):
     def __init__(self, seed: int = 0, iterations: int = 0, seconds: float = 1.0, candidates: int = 6,
                  width: int = 6, reply_width: int = 1, replies: int = 1, own_next: bool = False,
                  c: float = 0.7, scale: float = 25.0, weights: Weights = DEFAULT_WEIGHTS,
-                 paired: bool = False) -> None:
+                 paired: bool = False, sample: int = 24) -> None:
         super().__init__(seed)
         self.iterations = iterations  # > 0: a fixed number of iterations (deterministic); else the time budget
         self.seconds = seconds
@@ -78,6 +78,7 @@ class ISMCTSBot(TurnPlanningBot):
         self.c = c
         self.scale = scale
         self.weights = weights
+        self.sample = sample  # actions looked at per step of a simulated turn (0: all)
         self.paired = paired  # successive halving on shared deals instead of UCB1
         self.stats = SearchStats()
         self.simulations = 0
@@ -152,11 +153,13 @@ class ISMCTSBot(TurnPlanningBot):
                 if state.current == seat:
                     if not self.own_next:
                         break
-                    play_turn(state, plan_turn(state, self.reply_width, self.weights)[0].actions)
+                    play_turn(state, plan_turn(state, self.reply_width, self.weights, sample=self.sample,
+                                              rng=self.rng)[0].actions)
                     break
                 if turns >= self.replies:
                     break
-                play_turn(state, plan_turn(state, self.reply_width, self.weights)[0].actions)
+                play_turn(state, plan_turn(state, self.reply_width, self.weights, sample=self.sample,
+                                              rng=self.rng)[0].actions)
                 turns += 1
             else:
                 state.apply(best_single(state, self.weights))

@@ -9,6 +9,7 @@ bot re-plans after the real draw anyway.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Callable
 
@@ -47,10 +48,12 @@ def _key(state: GameState, seat: int) -> tuple[object, ...]:
 
 
 def plan_turn(state: GameState, width: int = 6, weights: Weights = DEFAULT_WEIGHTS,
-              evaluator: Evaluator | None = None, top: int = 1) -> list[Plan]:
+              evaluator: Evaluator | None = None, top: int = 1, sample: int = 0,
+              rng: random.Random | None = None) -> list[Plan]:
     """The best ``top`` whole turns for the seat to move (each ends with ``end``), best first.
 
-    ``state`` must be in the TURN stage; it is restored before returning."""
+    With ``sample`` > 0 each node looks at only that many of its actions, drawn with ``rng`` (a cheap model of
+    another seat's turn inside a search). ``state`` must be in the TURN stage; it is restored before returning."""
     seat = state.current
     evaluate_fn: Evaluator = evaluator or (lambda s, p: evaluate(s, p, weights))
     finals: dict[tuple[object, ...], Plan] = {}
@@ -77,6 +80,8 @@ def plan_turn(state: GameState, width: int = 6, weights: Weights = DEFAULT_WEIGH
                 finals[fkey] = Plan(node.actions + tail + [O_END], value)
             for _ in range(len(tail) + 1):
                 state.pop()
+            if sample and len(legal) > sample:
+                legal = (rng or random).sample(legal, sample)
             for a in legal:
                 kind = DECODE[a][0]
                 if kind is Kind.END or kind is Kind.SCORE:

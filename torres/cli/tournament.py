@@ -10,7 +10,7 @@ import shlex
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import typer
 from rich.console import Console
@@ -128,7 +128,9 @@ def summarize(bots: list[str], results: list[GameResult]) -> Summary:
 
 
 def run_tournament(bots: list[str], games: int, players: int, rules_text: str, seed: int = 0, jobs: int = 1,
-                   progress: Optional[Progress] = None) -> Summary:
+                   progress: Optional[Progress] = None,
+                   partial: Optional[Callable[[Summary], None]] = None) -> Summary:
+    """Play the games (``jobs`` processes); ``partial`` gets the summary so far every 10 games."""
     if len(bots) != players:
         raise ValueError(f"{len(bots)} bots for {players} players: give one bot per seat")
     Rules.from_text(rules_text)  # fail early on a bad edition
@@ -149,6 +151,8 @@ def run_tournament(bots: list[str], games: int, players: int, rules_text: str, s
                 results.append(res)
                 if progress is not None and task_id is not None:
                     progress.advance(task_id)
+                if partial is not None and len(results) % 10 == 0:
+                    partial(summarize(bots, results))
     return summarize(bots, results)
 
 
@@ -184,7 +188,16 @@ def tournament(
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True) as progress:
             start = time.perf_counter()
-            summary = run_tournament(names, games, players, edition, seed, jobs, progress)
+
+            def save(partial: Summary) -> None:
+                if json_out:
+                    data = partial.to_json()
+                    data.update({"players": players, "edition": edition, "seed": seed, "partial": True,
+                                 "wall_seconds": time.perf_counter() - start, "command": command})
+                    with open(json_out, "w") as fh:
+                        json.dump(data, fh, indent=2)
+
+            summary = run_tournament(names, games, players, edition, seed, jobs, progress, save)
             wall = time.perf_counter() - start
     except ValueError as exc:
         console.print(f"[red]error:[/red] {exc}")
