@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import importlib
 import time
-from pathlib import Path
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import Any, Callable, Sequence
 
 from rich.console import Console, Group, RenderableType
@@ -26,8 +26,8 @@ from ..engine.state import GameState, IllegalActionError, Stage
 from ..engine.view import SeatView
 from .prompt import Completer, ansi_prompt, legal_table, read_line
 from .render import (
-    PLAYER_COLOUR_NAMES, PLAYER_STYLES, LogEntry, Seat, beside, card_help, render_board, render_ranking, render_scoring,
-    render_screen,
+    PLAYER_COLOUR_NAMES, PLAYER_STYLES, LogEntry, Seat, beside, card_help, render_board, render_ranking,
+    render_scoring, render_screen,
 )
 
 #: Bot levels from strongest to weakest, as the AI package names them (only those it has are used).
