@@ -252,13 +252,13 @@ class GameState:
     def can_take_back(self) -> bool:
         """Whether a player may take back the last action (boardgame.io / BGA style): only an action of the
         current player in the current turn, never ``end``, and never across a reveal — a ``buy`` shows cards, so
-        it and everything before it stay (the ``keep`` choice after it may be taken back)."""
-        if not self.history or self.stage not in (Stage.TURN, Stage.KEEP):
+        it, the ``keep`` that follows and everything before them stay."""
+        if not self.history or not self._undo or self.stage not in (Stage.TURN, Stage.KEEP):
             return False
         if self.actors[-1] != self.current:
             return False
         kind = DECODE[self.history[-1]][0]
-        return kind not in (Kind.BUY, Kind.END) and (len(self._undo) > 0) and self._same_turn()
+        return kind not in (Kind.BUY, Kind.KEEP, Kind.END) and self._same_turn()
 
     def _same_turn(self) -> bool:
         snap = self._undo[-1]

@@ -195,7 +195,7 @@ class TerminalGame:
     delay: float = 0.4  # seconds to show each bot action (play) or turn (demo)
     demo: bool = False
     clock: Callable[[float], None] = time.sleep
-    barrier: int = 0  # history length below which undo may not go
+    barrier: int = 0  # undo never goes behind a loaded game's save point (the engine rules the rest)
     screen_owner: int | None = None  # the human whose cards the screen may show
     note: Text | None = None
     scorings_shown: int = 0
@@ -272,7 +272,6 @@ class TerminalGame:
         if action_id not in view.legal:
             raise RuntimeError(f"bot {self.players[seat].spec} chose an illegal action {format_action(action_id)!r}")
         state.push(action_id)
-        self.barrier = len(state.history)
         kind = DECODE[action_id][0]
         if self.demo:
             turn_over = kind not in UNDOABLE and kind not in (Kind.BUY, Kind.KEEP)
@@ -340,8 +339,6 @@ class TerminalGame:
                     continue
                 state.push(action)
                 self.saved = False
-                if not (action.kind in UNDOABLE and state.current == seat and state.stage is Stage.TURN):
-                    self.barrier = len(state.history)
                 if state.current == seat and not state.is_over():
                     self.draw()
                 elif len(self.humans) > 1:
@@ -350,7 +347,7 @@ class TerminalGame:
 
     def undo(self, seat: int) -> bool:
         state = self.state
-        if len(state.history) <= self.barrier:
+        if len(state.history) <= self.barrier or not state.can_take_back():
             last = DECODE[state.history[-1]][0] if state.history else None
             if last in (Kind.BUY, Kind.KEEP) and state.actors[-1] == seat:
                 self.say("✗ cannot undo: the card draw has been seen (a buy and what follows it stay)",
