@@ -22,7 +22,7 @@ from torres.engine.rules import EDITIONS
 from torres.engine.state import Stage
 
 #: Cheap settings of every kind of bot, so complete games stay fast.
-CHEAP = ["ismcts:iterations=2:candidates=2:width=1", "greedy:width=1", "onestep", "random"]
+CHEAP = ["ismcts:iterations=2:candidates=2:width=1:sample=8", "greedy:width=1", "onestep"]
 RULES = [(name, name) for name in EDITIONS] + [(f"{name}-master", f"{name}:master=1") for name in EDITIONS]
 
 
@@ -40,10 +40,10 @@ def play(state: GameState, bots: list[Bot], limit: int = 100_000) -> list[int]:
 @pytest.mark.parametrize("label,rules", RULES, ids=[r[0] for r in RULES])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_complete_games_only_legal_actions(label: str, rules: str, players: int) -> None:
-    seed = hash((label, players)) % 1000
+    seed = players * 31 + len(label)
     state = GameState(players, seed, Rules.from_text(rules))
-    order = CHEAP[players % 2:] + CHEAP[:players % 2]
-    bots = [make_bot(order[s % len(order)], seed + s) for s in range(players)]
+    # one thinking bot (a different kind for each player count) against random ones, to keep games fast
+    bots = [make_bot(CHEAP[players - 2] if s == seed % players else "random", seed + s) for s in range(players)]
     play(state, bots)
     assert state.is_over()
 

@@ -98,11 +98,11 @@ def bench_ai(
     seed: int = typer.Option(0, help="Seed of the sample games"),
 ) -> None:
     """Median speed of the bots: evaluations/s (greedy) and simulations/s (search bots)."""
-    console = Console()
+    console = Console(width=max(110, Console().width))
     rows = bench(positions, players, edition, seed=seed)
     table = Table(title=f"bot speed, medians over {positions} positions ({players} players, {edition})")
     for col in ("bot", "median rate", "unit", "median s/turn"):
-        table.add_column(col, justify="left" if col in ("bot", "unit") else "right")
+        table.add_column(col, justify="left" if col in ("bot", "unit") else "right", no_wrap=True)
     for r in rows:
         table.add_row(r["bot"], f"{r['median']:.0f}", r["unit"], f"{r['per_turn']:.3f}")
     console.print(table)
