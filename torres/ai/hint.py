@@ -7,7 +7,7 @@ import random
 import time
 from dataclasses import dataclass, field
 
-from ..engine.actions import format_action
+from ..engine.actions import DECODE, Kind, format_action
 from ..engine.state import GameState, Stage
 from ..engine.view import SeatView
 from .evaluate import DEFAULT_WEIGHTS, evaluate, seat_values
@@ -27,11 +27,11 @@ class Hint:
     """The suggested turn (or single decision, outside a turn) for ``seat``."""
 
     seat: int
-    actions: tuple[str, ...]  # in notation, the first one is to be played now
-    action_ids: tuple[int, ...]
+    actions: tuple[str, ...]  # in notation, the first one is to be played now; "keep ?" after a buy: see the draw
+    action_ids: tuple[int, ...]  # the plan on one deal (a planned keep there is only an example: ask again)
     value: float  # the evaluation right after the suggested turn: points ahead of the rivals (negative: behind)
     expected: float  # what the search expects after the rivals' replies, in the same units
-    projected: tuple[float, ...]  # each seat's projected final points after the suggested turn
+    projected: tuple[float, ...]  # per seat after the suggested turn: points banked plus points in sight
     iterations: int
     seconds: float
     alternatives: tuple[Alternative, ...] = field(default=())
@@ -79,14 +79,16 @@ def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: f
         state.push(a)
     value = evaluate(state, view.seat, DEFAULT_WEIGHTS)
     alternatives = tuple(
-        Alternative(tuple(format_action(a) for a in actions), visits, _points(mean, bot.scale))
+        Alternative(_text(actions), visits, _points(mean, bot.scale) if visits else float("nan"))
         for actions, visits, mean in sorted(stats.candidates, key=lambda c: -c[1]))
-    expected = next((alt.expected for alt in alternatives if list(alt.actions) == [format_action(a) for a in plan]),
-                    value)
-    if not stats.iterations:
-        expected = value
-    return Hint(view.seat, tuple(format_action(a) for a in plan), tuple(plan), value, expected,
+    expected = next((alt.expected for alt in alternatives if alt.actions == _text(plan) and alt.visits), value)
+    return Hint(view.seat, _text(plan), tuple(plan), value, expected,
                 tuple(seat_values(state)), stats.iterations, time.perf_counter() - start, alternatives)
+
+
+def _text(actions: list[int]) -> tuple[str, ...]:
+    """Notation; a keep planned after a buy is shown as ``keep ?`` (which cards come is not known yet)."""
+    return tuple("keep ?" if DECODE[a][0] is Kind.KEEP else format_action(a) for a in actions)
 
 
 def _points(mean_reward: float, scale: float) -> float:

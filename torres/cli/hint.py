@@ -49,12 +49,12 @@ def hint(
     console.print(f"evaluation after the turn: {result.value:+.1f} points against the rivals; "
                   f"expected after their replies: {result.expected:+.1f} "
                   f"({result.iterations} simulations, {result.seconds:.2f} s)")
-    console.print("projected final points: " + ", ".join(f"seat {s}: {v:.0f}" for s, v in enumerate(result.projected)))
+    console.print("what the evaluation counts for each seat (points banked and in sight): " + ", ".join(f"seat {s}: {v:.0f}" for s, v in enumerate(result.projected)))
     if result.alternatives:
         table = Table(title="turns considered")
         table.add_column("turn")
         table.add_column("simulations", justify="right")
         table.add_column("expected", justify="right")
         for alt in result.alternatives:
-            table.add_row(" ".join(alt.actions), str(alt.visits), f"{alt.expected:+.1f}")
+            table.add_row(" ".join(alt.actions), str(alt.visits), f"{alt.expected:+.1f}" if alt.visits else "—")
         console.print(table)
