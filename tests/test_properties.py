@@ -162,6 +162,12 @@ def check_invariants(state: GameState) -> None:
         expected[state.king] = KING
         assert h[state.king] > 0, "the king stands on a castle"
     assert bytes(state.occ) == bytes(expected)
+    # The engine's castle labelling is the same partition as our flood fill.
+    info = state.info
+    assert info.castle_count == len(castles_of(h))
+    for castle in castles_of(h):
+        assert len({info.cid[sq] for sq in castle}) == 1 and info.area[info.cid[castle[0]]] == len(castle)
+    assert all(info.cid[sq] < 0 for sq in range(64) if not h[sq])
     # Action points and the scoring track.
     assert state.ap >= 0
     assert state.buys <= r.max_buys
@@ -241,6 +247,28 @@ def test_invariants_undo_and_notation(players: int, edition: str, overrides: dic
 # --- 2. clones and position strings --------------------------------------------------------------------------
 
 
+def _scribble(g: GameState) -> None:
+    """Change every mutable container of ``g`` in place."""
+    g.heights[0] += 1
+    g.occ[0] ^= 1
+    for seat in range(g.n):
+        g.knights[seat].append(63)
+        g.stacks[seat].append(1)
+        g.hands[seat][0] += 1
+        g.decks[seat].append(0)
+        g.known[seat].append(True)
+        g.discards[seat][0] += 1
+    g.scores[0] += 100
+    g.carry[0] += 1
+    g.fresh[0] += 1
+    g.drawn.append(0)
+    g.common.append(0)
+    g.history.append(O_END)
+    g.actors.append(0)
+    if g.scorings:
+        g.scorings.pop()
+
+
 @pytest.mark.parametrize("players,edition,overrides", CONFIGS)
 @SETTINGS
 @given(seed=SEEDS, rng=CHOICES, every=st.integers(min_value=2, max_value=6))
@@ -261,6 +289,10 @@ def test_clone_and_position_roundtrip(players: int, edition: str, overrides: dic
             if state.is_over():
                 break
             action = choose(state, rng)
+            # Scribbling over every mutable part of a clone leaves the original alone.
+            history = list(state.history)
+            _scribble(state.clone())
+            assert state.position() == text and state.legal_action_ids() == ids and state.history == history
             # The clone is independent of the original, both ways.
             twin = state.clone()
             assert twin.position() == text and twin.legal_action_ids() == ids and twin.history == state.history
@@ -472,6 +504,12 @@ def check_views(state: GameState, rng: random.Random) -> None:
         assert det.hands[seat] == state.hands[seat]
         if seat == state.current and not state.is_over():
             assert det.legal_action_ids() == state.legal_action_ids()
+        # The determinization is a playable game: a few random actions keep every invariant.
+        for _ in range(8):
+            if det.is_over():
+                break
+            det.push(rng.choice(det.legal_action_ids()))
+            check_invariants(det)
 
 
 @pytest.mark.parametrize("players,edition,overrides", CONFIGS)
