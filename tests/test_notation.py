@@ -204,15 +204,19 @@ def test_playing_a_card_twice_in_one_turn() -> None:
 def test_playing_a_card_not_held_or_just_bought() -> None:
     game = _turn(heights={"c3": 1}, knights={0: ["c3"]}, hands={0: [Card.SIX]})
     assert "you hold no seven card" in _reason(game, "play seven")
-    game = GameState(2, 1)
-    game.play(["start d8", "start c6", "king f6", "buy"])
-    keep = game.legal_actions[0]
-    game.push(keep)
-    card = keep.card
-    assert card is not None
-    kind = {Card.SIX: "play six", Card.SEVEN: "play seven"}.get(card)
-    if kind is not None:
-        assert "not be played on the turn it was bought" in _reason(game, kind)
+    # A seed whose first draw holds the six: keep it, and it may not be played this turn.
+    for seed in range(100):
+        game = GameState(2, seed)
+        game.play(["start d8", "start c6", "king f6", "buy"])
+        if Card.SIX in game.drawn:
+            break
+    else:
+        raise AssertionError("no seed draws the six")
+    game.push(next(a for a in game.legal_actions if a.card is Card.SIX))
+    assert "not be played on the turn it was bought" in _reason(game, "play six")
+    game.push("end")
+    game.push("end")
+    assert game.current == 0 and game.is_legal("play six")  # the next turn it may
 
 
 def test_buying_a_third_card() -> None:
