@@ -454,15 +454,6 @@ def _determinize_fresh_in_keep_repro() -> tuple[str, str]:
     return view.position, view.determinize(random.Random(0)).position(1)
 
 
-# While the bug reproduces, the property test masks just that field in just that situation (the strict xfail
-# test in this module reports it); once the engine is fixed the mask switches itself off.
-FRESH_IN_KEEP_BUG = len(set(_determinize_fresh_in_keep_repro())) == 2
-
-
-def _mask_fresh(position: str) -> str:
-    return " ".join("fresh=*" if t.startswith("fresh=") else t for t in position.split())
-
-
 def check_views(state: GameState, rng: random.Random) -> None:
     full = state.position()
     for seat in range(state.n):
@@ -485,10 +476,7 @@ def check_views(state: GameState, rng: random.Random) -> None:
         # (c) a determinization agrees with everything public and with this seat's own knowledge.
         det = view.determinize(random.Random(rng.randrange(2**32)))
         card_counts_ok(det)
-        if FRESH_IN_KEEP_BUG and state.stage is Stage.KEEP and seat != state.current and any(state.fresh):
-            assert _mask_fresh(det.position(seat)) == _mask_fresh(view.position)
-        else:
-            assert det.position(seat) == view.position
+        assert det.position(seat) == view.position
         assert _public_json(det.view(seat)) == _public_json(view)
         assert bytes(det.heights) == bytes(state.heights) and bytes(det.occ) == bytes(state.occ)
         assert [sorted(k) for k in det.knights] == [sorted(k) for k in state.knights]
@@ -530,9 +518,8 @@ def test_views_hide_what_a_seat_cannot_see(players: int, edition: str, overrides
         raise
 
 
-@pytest.mark.xfail(strict=True, reason="engine bug: SeatView.determinize drops the count of cards the seat to act "
-                                      "bought this turn while it is in its KEEP stage (second buy)")
 def test_determinize_keeps_fresh_count_during_keep() -> None:
+    """Regression: during a second buy's keep, the first bought card is in the hand and still marked fresh."""
     real, determinized = _determinize_fresh_in_keep_repro()
     assert determinized == real
 

@@ -159,10 +159,12 @@ class SeatView:
             state.fresh = list(self.fresh)
             if self.stage is Stage.KEEP:
                 state.drawn = list(self.drawn)
-        elif self.stage is Stage.TURN and self.buys:
-            # The cards bought this turn are hidden; which of its cards are fresh is dealt at random too.
+        elif self.stage in (Stage.TURN, Stage.KEEP) and self.buys:
+            # The cards bought this turn are hidden; which of its cards are fresh is dealt at random too. During a
+            # keep, the card being chosen is not in the hand yet.
+            bought = self.buys - (1 if self.stage is Stage.KEEP else 0)
             cards = [c for c in range(N_CARD_TYPES) for _ in range(state.hands[self.current][c])]
-            for c in rng.sample(cards, min(self.buys, len(cards))):
+            for c in rng.sample(cards, min(bought, len(cards))):
                 state.fresh[c] += 1
         state.refresh()
         return state
