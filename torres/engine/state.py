@@ -73,6 +73,7 @@ class _Snapshot(NamedTuple):
     scorings: list[PhaseScoring]
     history_len: int
     info: BoardInfo
+    legal: list[int] | None  # the legal actions, if they were generated: pop need not generate them again
 
 
 #: Actions that change none of the copy-on-write fields.
@@ -211,7 +212,9 @@ class GameState:
 
     # --- legal actions ------------------------------------------------------------------------------------
     def legal_action_ids(self) -> list[int]:
-        """Legal actions as integer ids, sorted (the order does not depend on how the state was reached)."""
+        """Legal actions as integer ids, sorted (the order does not depend on how the state was reached).
+
+        The list is cached and shared with undo snapshots: read it, never change it in place."""
         if self._legal is None:
             self._legal = movegen.legal_ids(self)
         return self._legal
@@ -301,7 +304,7 @@ class GameState:
             bytes(self.heights), bytes(self.occ), self.occupied, [k[:] for k in self.knights], self.king,
             self.scores[:], self.supply, self.stacks, self.carry, self.turn_stack, self.ap, self.buys, self.played, self.fresh,
             self.drawn, self.hands, self.decks, self.known, self.common, self.discards, self.phase, self.round,
-            self.turn, self.stage, self.start, self.scorings, len(self.history), self._info,
+            self.turn, self.stage, self.start, self.scorings, len(self.history), self._info, self._legal,
         )
 
     def _restore(self, snap: "_Snapshot", keep_history: bool = True) -> None:
@@ -322,7 +325,7 @@ class GameState:
             del self.history[snap.history_len:]
             del self.actors[snap.history_len:]
         self._info = snap.info
-        self._legal = None
+        self._legal = snap.legal
 
     def _copy_cold(self) -> None:
         """Give this state its own copies of the copy-on-write fields (see ``_snapshot``)."""
