@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from ..engine.board import BoardInfo
 from ..engine.master import MasterCard, master_bonus
+from ..engine.scoring import castle_points, earns_king_bonus
 from ..engine.state import GameState, Stage
 
 
@@ -96,17 +97,6 @@ def _targets(info: BoardInfo, radius: int, decay: float) -> list[list[tuple[int,
     return table
 
 
-def castle_points(info: BoardInfo, squares: list[int]) -> tuple[int, dict[int, int]]:
-    """Castle points of one seat's knights if scored now, and its highest level on each castle."""
-    cid, h, area = info.cid, info.heights, info.area
-    best: dict[int, int] = {}
-    for sq in squares:
-        c = cid[sq]
-        if c >= 0 and h[sq] > best.get(c, 0):
-            best[c] = h[sq]
-    return sum(area[c] * lv for c, lv in best.items()), best
-
-
 def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
     """Projected final points of every seat."""
     n = state.n
@@ -135,7 +125,7 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
         squares = state.knights[seat]
         points, best = castle_points(info, squares)
         value = state.scores[seat] + points * scorings + w.master * master[seat]
-        if king_castle >= 0 and any(cid[sq] == king_castle and h[sq] == phase + 1 for sq in squares):
+        if king_castle >= 0 and earns_king_bonus(info, squares, state.king, phase):
             value += w.king * bonus
         # potential: the best gain each knight could make by climbing to an empty block nearby (at most one
         # level up per square of distance), discounted by the distance

@@ -34,18 +34,41 @@ class PhaseScoring:
         return sum(c.points for c in self.castles if c.seat == seat)
 
 
+def highest_levels(info: BoardInfo, squares: list[int]) -> dict[int, int]:
+    """Castle index → level of the highest of these knights on that castle (knights on the ground count nowhere)."""
+    cid, h = info.cid, info.heights
+    best: dict[int, int] = {}
+    for sq in squares:
+        c = cid[sq]
+        if c >= 0 and h[sq] > best.get(c, 0):
+            best[c] = h[sq]
+    return best
+
+
+def castle_points(info: BoardInfo, squares: list[int]) -> tuple[int, dict[int, int]]:
+    """What one seat's knights would score for their castles now (the sum of area × highest level), and the
+    highest level on each castle."""
+    best = highest_levels(info, squares)
+    area = info.area
+    return sum(area[c] * level for c, level in best.items()), best
+
+
+def earns_king_bonus(info: BoardInfo, squares: list[int], king: int, phase: int) -> bool:
+    """Whether these knights earn the king's bonus after ``phase`` (0-based): one of them on level ``phase + 1``
+    of the king's castle (000_…: "5 bonus points if the player has a knight on level 1 of the king's castle")."""
+    if king < 0 or info.cid[king] < 0:
+        return False
+    castle, level = info.cid[king], phase + 1
+    return any(info.cid[sq] == castle and info.heights[sq] == level for sq in squares)
+
+
 def castle_scores(info: BoardInfo, knights: list[list[int]]) -> list[CastleScore]:
     """Each seat scores every castle it stands on: area × level of its highest knight there (000_…: "the
     product of the number of spaces in the surface area of the castle and the level of their highest knight")."""
-    h = info.heights
     order = sorted(range(info.castle_count), key=lambda c: info.squares[c][0])
     out = []
     for seat, squares in enumerate(knights):
-        best: dict[int, int] = {}
-        for sq in squares:
-            c = info.cid[sq]
-            if c >= 0 and h[sq] > best.get(c, 0):
-                best[c] = h[sq]
+        best = highest_levels(info, squares)
         for c in order:
             if c in best:
                 names = tuple(square_name(s) for s in info.squares[c])
@@ -55,14 +78,7 @@ def castle_scores(info: BoardInfo, knights: list[list[int]]) -> list[CastleScore
 
 def king_bonus(info: BoardInfo, knights: list[list[int]], king: int, phase: int, bonus: tuple[int, ...]) -> list[int]:
     """5/10/15 to each seat with a knight on level 1/2/3 of the king's castle after phase 1/2/3, once per seat."""
-    out = [0] * len(knights)
-    if king < 0 or info.cid[king] < 0:
-        return out
-    castle, level = info.cid[king], phase + 1
-    for seat, squares in enumerate(knights):
-        if any(info.cid[sq] == castle and info.heights[sq] == level for sq in squares):
-            out[seat] = bonus[phase]
-    return out
+    return [bonus[phase] if earns_king_bonus(info, squares, king, phase) else 0 for squares in knights]
 
 
 def advance(scores: list[int], seat: int, points: int) -> None:
