@@ -81,7 +81,10 @@ _HOT_KINDS = frozenset({Kind.MOVE, Kind.BLOCK, Kind.KNIGHT, Kind.SCORE})
 
 
 class IllegalActionError(ValueError):
-    """An action that the rules do not allow here; the message says which rule."""
+    """An action that the rules do not allow here; the message says which rule.
+
+    The message is written for the seat to act and may name its own cards ("you drew ...", "you hold no vault
+    card"): a front end rejects actions from any other seat before asking the engine, so no other seat sees it."""
 
 
 class GameState:
