@@ -62,7 +62,7 @@ def test_same_seed_same_game(spec: str) -> None:
 def _midgame() -> GameState:
     """A riogrande game where seat 1 holds cards and both seats have hidden decks, seat 0 to start a turn."""
     state = GameState(2, 4, Rules.for_edition("riogrande"))
-    bots = [make_bot("greedy:width=1", 1), make_bot("greedy:width=1", 2)]
+    bots = [make_bot("greedy:width=1:eval=basic", 1), make_bot("greedy:width=1:eval=basic", 2)]
     while True:
         seat = state.current
         state.push(bots[seat].choose(state.view(seat)))

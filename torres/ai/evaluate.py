@@ -28,18 +28,22 @@ from ..engine.state import GameState, Stage
 
 @dataclass(frozen=True)
 class Weights:
-    later: float = 0.75  # a later scoring relative to the coming one
+    later: float = 0.85  # a later scoring relative to the coming one
     king: float = 1.0  # the coming king's bonus
     master: float = 1.0  # master-card bonuses
-    reach: float = 0.5  # the best gain a knight could make by climbing nearby (per knight, discounted by distance)
+    reach: float = 0.6  # the best gain a knight could make by climbing nearby (per knight, discounted by distance)
     decay: float = 0.5  # discount of a gain per square of distance
     radius: int = 3  # how far a knight looks for castles to climb
-    card: float = 1.5  # a card in hand, at the start of the game (scaled by the share of turns left)
-    reserve: float = 0.0  # a knight not yet on the board (scaled by the share of turns left)
+    card: float = 3.0  # a card in hand, at the start of the game (scaled by the share of turns left)
+    reserve: float = 4.0  # a knight not yet on the board (scaled by the share of turns left)
     rivals_max: float = 0.6  # how much the best rival counts against the mean of the rivals (≥3 players)
 
 
 DEFAULT_WEIGHTS = Weights()
+#: The first hand weights, before tuning by self-play (docs/strength.md): the casual level's evaluation.
+BASIC_WEIGHTS = Weights(later=0.75, reach=0.5, card=1.5, reserve=0.0)
+#: Evaluations by name, for bot specs (``greedy:eval=basic``).
+EVALUATIONS: dict[str, Weights] = {"tuned": DEFAULT_WEIGHTS, "basic": BASIC_WEIGHTS}
 
 
 def turns_left_share(state: GameState) -> float:
@@ -71,7 +75,8 @@ def _rings(radius: int, decay: float) -> list[list[tuple[int, int, float]]]:
     return table
 
 
-_TARGETS: dict[tuple[bytes, int, float], list[list[tuple[int, int, float, int, int, int]]]] = {}
+Target = tuple[int, int, float, int, int, int]
+_TARGETS: dict[tuple[bytes, int, float], list[list[Target] | None]] = {}
 _POWERS: dict[float, list[float]] = {}
 
 
@@ -82,32 +87,47 @@ def _powers(decay: float) -> list[float]:
     return table
 
 
-def _targets(info: BoardInfo, radius: int, decay: float) -> list[list[tuple[int, int, float, int, int, int]]]:
+def _targets(info: BoardInfo, radius: int, decay: float) -> list[list[Target] | None]:
     """For each square: the castle squares near it (square, distance, discount, castle, area, height), cached
-    by the height map (moves and knight placements do not change it)."""
+    by the height map (moves and knight placements do not change it); a square's row is filled in when first
+    asked for (:func:`_row`), since only the knights' squares are ever looked at."""
     key = (info.heights, radius, decay)
     table = _TARGETS.get(key)
     if table is None:
-        cid, area, h = info.cid, info.area, info.heights
-        table = [[(t, d, disc, cid[t], area[cid[t]], h[t]) for t, d, disc in row if cid[t] >= 0]
-                 for row in _rings(radius, decay)]
         if len(_TARGETS) > 20_000:
             _TARGETS.clear()
-        _TARGETS[key] = table
+        table = _TARGETS[key] = [None] * 64
     return table
 
 
-def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
-    """Projected final points of every seat."""
+def _row(table: list[list[Target] | None], info: BoardInfo, sq: int, radius: int, decay: float) -> list[Target]:
+    row = table[sq]
+    if row is None:
+        cid, area, h = info.cid, info.area, info.heights
+        row = table[sq] = [(t, d, disc, cid[t], area[cid[t]], h[t]) for t, d, disc in _rings(radius, decay)[sq]
+                           if cid[t] >= 0]
+    return row
+
+
+@dataclass(frozen=True)
+class Terms:
+    """The raw terms of one seat, in points or counts, before weighting."""
+
+    castles: float  # castle points as they stand (area × level of the seat's highest knight, summed)
+    king: float  # the king's bonus the seat would get at the coming scoring
+    reach: float  # the best gains the seat's knights could make by climbing nearby (see the module text)
+    cards: float  # cards in hand
+    reserve: float  # knights not yet on the board
+    master: float  # master-card bonuses at the remaining scorings, later ones discounted by ``later``
+
+
+def seat_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[Terms]:
+    """The terms of every seat, before weighting."""
     n = state.n
-    if state.stage is Stage.OVER:
-        return [float(s) for s in state.scores]
     info = state.info
     h, cid, area, occ = info.heights, info.cid, info.area, state.occ
-    phase = state.phase
+    phase = min(state.phase, 2)
     remaining = [w.later ** k for k in range(3 - phase)]
-    scorings = sum(remaining)
-    share = turns_left_share(state)
     king_castle = cid[state.king] if state.king >= 0 else -1
     bonus = state.rules.king_bonus[phase] if phase < len(state.rules.king_bonus) else 0
     master: list[float] = [0.0] * n
@@ -124,9 +144,7 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
     for seat in range(n):
         squares = state.knights[seat]
         points, best = castle_points(info, squares)
-        value = state.scores[seat] + points * scorings + w.master * master[seat]
-        if king_castle >= 0 and earns_king_bonus(info, squares, state.king, phase):
-            value += w.king * bonus
+        king = float(bonus) if king_castle >= 0 and earns_king_bonus(info, squares, state.king, phase) else 0.0
         # potential: the best gain each knight could make by climbing to an empty block nearby (at most one
         # level up per square of distance), discounted by the distance
         potential = 0.0
@@ -136,7 +154,7 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
         for sq in squares:
             level = h[sq]
             gain = 0.0
-            for t, dist, discount, c, a, ht in targets[sq]:
+            for t, dist, discount, c, a, ht in targets[sq] or _row(targets, info, sq, w.radius, w.decay):
                 if occ[t]:
                     continue
                 have = best_of[c]
@@ -152,10 +170,26 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
                     if g > gain:
                         gain = g
             potential += gain
-        value += w.reach * potential * scorings
         hand = state.hands[seat]
         cards = sum(hand) + (len(state.drawn) > 0 and state.current == seat and state.stage is Stage.KEEP)
-        value += (w.card * cards + w.reserve * (per_knights - len(squares))) * share
+        out.append(Terms(float(points), king, potential, float(cards), float(per_knights - len(squares)),
+                         master[seat]))
+    return out
+
+
+def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
+    """Projected final points of every seat."""
+    if state.stage is Stage.OVER:
+        return [float(s) for s in state.scores]
+    terms = seat_terms(state, w)
+    phase = min(state.phase, 2)
+    out = []
+    scorings = sum(w.later ** k for k in range(3 - phase))
+    share = turns_left_share(state)
+    for seat, t in enumerate(terms):
+        value = state.scores[seat] + t.castles * scorings + w.master * t.master + w.king * t.king
+        value += w.reach * t.reach * scorings
+        value += (w.card * t.cards + w.reserve * t.reserve) * share
         out.append(value)
     return out
 

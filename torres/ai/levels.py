@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
 from typing import Callable
 
 from .base import Bot, RandomBot
+from .evaluate import EVALUATIONS, Weights
 from .greedy import GreedyBot, OneStepBot
 from .mcts import ISMCTSBot
 
@@ -19,24 +21,39 @@ def _float(opts: dict[str, str], key: str, default: float) -> float:
     return float(opts.pop(key, default))
 
 
+def _weights(opts: dict[str, str]) -> Weights:
+    """The evaluation named by ``eval`` (default ``tuned``), with any of its weights overridden by name."""
+    name = opts.pop("eval", "tuned")
+    try:
+        weights = EVALUATIONS[name]
+    except KeyError:
+        raise ValueError(f"unknown evaluation {name!r} (evaluations: {', '.join(EVALUATIONS)})") from None
+    changes: dict[str, float] = {}
+    for f in fields(Weights):
+        if f.name in opts:
+            changes[f.name] = (int if f.type in (int, "int") else float)(opts.pop(f.name))
+    return replace(weights, **changes) if changes else weights
+
+
 def _random(seed: int, opts: dict[str, str]) -> Bot:
     return RandomBot(seed)
 
 
 def _onestep(seed: int, opts: dict[str, str]) -> Bot:
-    return OneStepBot(seed)
+    return OneStepBot(seed, weights=_weights(opts))
 
 
 def _greedy(seed: int, opts: dict[str, str]) -> Bot:
-    return GreedyBot(seed, width=_int(opts, "width", 4))
+    return GreedyBot(seed, width=_int(opts, "width", 4), weights=_weights(opts))
 
 
 def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
     return ISMCTSBot(seed, iterations=_int(opts, "iterations", 0), seconds=_float(opts, "time", 1.0),
                      candidates=_int(opts, "candidates", 6), width=_int(opts, "width", 6),
-                     reply_width=_int(opts, "reply_width", 1), replies=_int(opts, "replies", 1),
-                     own_next=bool(_int(opts, "own_next", 0)), c=_float(opts, "c", 0.7),
-                     paired=bool(_int(opts, "paired", 0)), sample=_int(opts, "sample", 24))
+                     reply_width=_int(opts, "reply_width", 1), horizon=_int(opts, "horizon", 1),
+                     to_scoring=bool(_int(opts, "to_scoring", 0)), c=_float(opts, "c", 0.7),
+                     paired=bool(_int(opts, "paired", 0)), sample=_int(opts, "sample", 24),
+                     weights=_weights(opts))
 
 
 FACTORIES: dict[str, Factory] = {

@@ -4,9 +4,9 @@ Justesen et al. 2017).
 The root's moves are whole turns: the beam search of :mod:`torres.ai.planner` proposes the best few distinct
 turns on one determinization. Each iteration deals a fresh determinization from the seat's view (so the unseen
 cards differ from one iteration to the next and only what the seat knows is fixed), picks a candidate turn by
-UCB1, plays it, lets the following seats answer with their own planned turns (a greedy whole-turn reply on the
-same determinization: the information set of the opponents is sampled, never read), optionally plays the
-searcher's own next turn, and scores the result with the evaluation. The turn with the most visits is played.
+UCB1, plays it, plays the following turns (``horizon`` of them, or up to the coming phase scoring) with greedy
+whole-turn plans on the same determinization (the information set of the opponents is sampled, never read),
+and scores the result with the evaluation. The turn with the most visits is played.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class ISMCTSBot(TurnPlanningBot):
     name = "ismcts"
 
     def __init__(self, seed: int = 0, iterations: int = 0, seconds: float = 1.0, candidates: int = 6,
-                 width: int = 6, reply_width: int = 1, replies: int = 1, own_next: bool = False,
+                 width: int = 6, reply_width: int = 1, horizon: int = 1, to_scoring: bool = False,
                  c: float = 0.7, scale: float = 25.0, weights: Weights = DEFAULT_WEIGHTS,
                  paired: bool = False, sample: int = 24) -> None:
         super().__init__(seed)
@@ -73,8 +73,8 @@ class ISMCTSBot(TurnPlanningBot):
         self.candidates = candidates
         self.width = width
         self.reply_width = reply_width
-        self.replies = replies  # how many following turns (of other seats) each iteration plays
-        self.own_next = own_next
+        self.horizon = horizon  # how many following turns (of any seat, its own included) each iteration plays
+        self.to_scoring = to_scoring  # ... or: play on until the coming phase scoring is done
         self.c = c
         self.scale = scale
         self.weights = weights
@@ -148,18 +148,16 @@ class ISMCTSBot(TurnPlanningBot):
     def simulate(self, state: GameState, plan: Plan, seat: int) -> float:
         play_turn(state, plan.actions)
         turns = 0
+        phase = state.phase
         while not state.is_over():
             if state.stage is Stage.TURN:
-                if state.current == seat:
-                    if not self.own_next:
+                if self.to_scoring:
+                    if state.phase != phase:
                         break
-                    play_turn(state, plan_turn(state, self.reply_width, self.weights, sample=self.sample,
-                                              rng=self.rng)[0].actions)
-                    break
-                if turns >= self.replies:
+                elif turns >= self.horizon:
                     break
                 play_turn(state, plan_turn(state, self.reply_width, self.weights, sample=self.sample,
-                                              rng=self.rng)[0].actions)
+                                          rng=self.rng)[0].actions)
                 turns += 1
             else:
                 state.apply(best_single(state, self.weights))
