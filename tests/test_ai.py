@@ -10,7 +10,12 @@ from typer.testing import CliRunner
 
 from torres.ai import hint, make_bot
 from torres.ai.base import Bot
+from dataclasses import replace
+
+from torres.ai.evaluate import BASIC_WEIGHTS, DEFAULT_WEIGHTS, seat_values, turns_left_share
 from torres.ai.greedy import GreedyBot
+from torres.ai.levels import EXPERT_WIDTH
+from torres.ai.mcts import ISMCTSBot
 from torres.ai.planner import plan_turn
 import torres.cli.hint  # noqa: F401  (registers the command)
 from torres.cli.app import app
@@ -165,3 +170,58 @@ def test_unknown_bot() -> None:
         make_bot("grandmaster")
     with pytest.raises(ValueError):
         make_bot("greedy:depth=3")
+    with pytest.raises(ValueError):
+        make_bot("greedy:eval=oracle")
+
+
+def test_bot_specs_choose_and_override_the_evaluation() -> None:
+    casual = make_bot("casual")
+    assert isinstance(casual, GreedyBot) and casual.weights == BASIC_WEIGHTS
+    strong = make_bot("strong")
+    assert isinstance(strong, GreedyBot) and strong.weights == DEFAULT_WEIGHTS and strong.width == 4
+    expert = make_bot("expert")
+    assert isinstance(expert, GreedyBot) and expert.width == EXPERT_WIDTH > strong.width
+    tweaked = make_bot("greedy:eval=basic:reserve=2.5:radius=2")
+    assert isinstance(tweaked, GreedyBot)
+    assert tweaked.weights == replace(BASIC_WEIGHTS, reserve=2.5, radius=2)
+    assert isinstance(tweaked.weights.radius, int)
+
+
+def test_knights_in_reserve_count_in_the_evaluation() -> None:
+    state = _tower_position()
+    share = turns_left_share(state)
+    assert 0 < share < 1
+    reserve = [state.reserve(s) for s in range(state.n)]
+    assert any(reserve)
+    with_reserve = seat_values(state, DEFAULT_WEIGHTS)
+    without = seat_values(state, replace(DEFAULT_WEIGHTS, reserve=0.0))
+    for s in range(state.n):
+        assert with_reserve[s] - without[s] == pytest.approx(DEFAULT_WEIGHTS.reserve * reserve[s] * share)
+
+
+def test_a_search_to_the_scoring_plays_through_it() -> None:
+    state = build(2, heights={"c3": 3, "c4": 2, "c2": 1, "b3": 1, "d3": 1, "f6": 1, "h1": 1},
+                  knights={1: ["c4"], 0: ["f6"]}, king="h1", phase=0, round=1, current=1, start=0)
+    plan = plan_turn(state.clone(), 1)[0]
+    sim = state.clone()
+    ISMCTSBot(3, iterations=1, horizon=0).simulate(sim, plan, 1)
+    assert (sim.phase, sim.round, sim.current) == (0, 2, 0)  # only the planned turn was played
+    sim = state.clone()
+    ISMCTSBot(3, iterations=1, horizon=3).simulate(sim, plan, 1)
+    assert (sim.phase, sim.round, sim.current) == (0, 3, 1)
+    sim = state.clone()
+    ISMCTSBot(3, iterations=1, to_scoring=True, sample=8).simulate(sim, plan, 1)
+    assert sim.phase == 1 and len(sim.scorings) == 1 and sim.stage is Stage.TURN and sim.round == 0
+
+
+def test_bench_ai_measures_every_planner_and_search() -> None:
+    from torres.cli.bench_ai import SEARCH_SPECS, bench
+
+    rows = bench(positions=1, players=2)
+    labels = [r["bot"] for r in rows]
+    assert labels[0] == "evaluate()"
+    for level in ("casual", "strong", "expert"):
+        assert any(label.startswith(level + " ") for label in labels)
+    assert all(spec in labels for spec in SEARCH_SPECS)
+    assert all(r["median"] > 0 for r in rows)
+    assert {r["unit"] for r in rows} == {"evaluations/s", "simulations/s"}

@@ -11,15 +11,19 @@ from ..engine.actions import DECODE, Kind, format_action
 from ..engine.state import GameState, Stage
 from ..engine.view import SeatView
 from .evaluate import DEFAULT_WEIGHTS, evaluate, seat_values
+from .levels import EXPERT_WIDTH
 from .mcts import ISMCTSBot
-from .planner import best_single, keep_choice
+from .planner import best_single, keep_choice, plan_turn
+
+#: How many turns a hint lists (the suggestion and the runners-up of the expert's planner).
+ALTERNATIVES = 5
 
 
 @dataclass(frozen=True)
 class Alternative:
     actions: tuple[str, ...]
-    visits: int
-    expected: float  # the search's mean outcome of this turn, in points ahead of the rivals
+    visits: int  # deals it was simulated on
+    expected: float  # the mean outcome of this turn after the rivals' replies, in points ahead of them
 
 
 @dataclass(frozen=True)
@@ -44,8 +48,9 @@ class Hint:
 
 def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: float = 1.0,
          iterations: int = 0, seed: int = 0) -> Hint:
-    """The expert's suggestion for ``seat`` (default: the seat to act) within ``budget`` seconds, or exactly
-    ``iterations`` simulations when given (then the hint is deterministic for the seed).
+    """The expert's suggestion for ``seat`` (default: the seat to act): the turn its planner chooses, with the
+    runners-up; for each, the outcome after the rivals' replies, simulated on ``iterations`` deals (or as many as
+    ``budget`` seconds allow; with ``iterations`` the hint is deterministic for the seed).
 
     A :class:`GameState` is first reduced to ``seat``'s view, so a hint never uses hidden information."""
     if isinstance(state_or_view, GameState):
@@ -69,9 +74,24 @@ def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: f
         value = evaluate(state, view.seat)
         return Hint(view.seat, (format_action(action),), (action,), value, value,
                     tuple(seat_values(state)), 0, time.perf_counter() - start)
-    bot = ISMCTSBot(seed, iterations=iterations, seconds=budget, candidates=6)
-    plan = bot.plan(view)
-    stats = bot.stats
+    # The suggestion is the expert's own turn (its beam planner); the simulated replies only tell the player how
+    # each considered turn tends to fare, on the same deals for every turn (common random numbers).
+    root = view.determinize(rng)
+    plans = plan_turn(root, EXPERT_WIDTH, DEFAULT_WEIGHTS, top=ALTERNATIVES)
+    plan = plans[0].actions
+    simulator = ISMCTSBot(seed)
+    totals = [0.0] * len(plans)
+    done = 0
+    while len(plans) > 1:
+        if iterations > 0:
+            if done >= iterations:
+                break
+        elif done and time.perf_counter() - start >= budget:
+            break
+        deal = view.determinize(rng)
+        for i, p in enumerate(plans):
+            totals[i] += simulator.simulate(deal.clone(), p, view.seat)
+        done += 1
     state = view.determinize(rng)
     for a in plan:
         if a not in state.legal_action_ids():
@@ -79,11 +99,11 @@ def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: f
         state.push(a)
     value = evaluate(state, view.seat, DEFAULT_WEIGHTS)
     alternatives = tuple(
-        Alternative(_text(actions), visits, _points(mean, bot.scale) if visits else float("nan"))
-        for actions, visits, mean in sorted(stats.candidates, key=lambda c: -c[1]))
-    expected = next((alt.expected for alt in alternatives if alt.actions == _text(plan) and alt.visits), value)
+        Alternative(_text(p.actions), done, _points(totals[i] / done, simulator.scale) if done else float("nan"))
+        for i, p in enumerate(plans))
+    expected = alternatives[0].expected if done else value
     return Hint(view.seat, _text(plan), tuple(plan), value, expected,
-                tuple(seat_values(state)), stats.iterations, time.perf_counter() - start, alternatives)
+                tuple(seat_values(state)), done * len(plans), time.perf_counter() - start, alternatives)
 
 
 def _text(actions: list[int]) -> tuple[str, ...]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import fields, replace
-from typing import Callable
+from typing import Any, Callable
 
 from .base import Bot, RandomBot
 from .evaluate import EVALUATIONS, Weights
@@ -28,7 +28,7 @@ def _weights(opts: dict[str, str]) -> Weights:
         weights = EVALUATIONS[name]
     except KeyError:
         raise ValueError(f"unknown evaluation {name!r} (evaluations: {', '.join(EVALUATIONS)})") from None
-    changes: dict[str, float] = {}
+    changes: dict[str, Any] = {}
     for f in fields(Weights):
         if f.name in opts:
             changes[f.name] = (int if f.type in (int, "int") else float)(opts.pop(f.name))
@@ -63,12 +63,16 @@ FACTORIES: dict[str, Factory] = {
     "greedy": _greedy,
 }
 
+#: The expert's beam width: the widest whole-turn planner that keeps to about half a second a turn (strength grows
+#: with the width; docs/strength.md).
+EXPERT_WIDTH = 12
+
 #: The ladder: level name → the spec it stands for.
 LEVELS: dict[str, str] = {
-    "beginner": "onestep",
-    "casual": "greedy",
-    "strong": "ismcts:iterations=3:candidates=3:width=4",
-    "expert": "ismcts:iterations=8:candidates=4:width=6",
+    "beginner": "onestep:eval=basic",
+    "casual": "greedy:eval=basic",
+    "strong": "greedy",
+    "expert": f"greedy:width={EXPERT_WIDTH}",
 }
 
 

@@ -146,9 +146,9 @@ class ISMCTSBot(TurnPlanningBot):
         return done, max(alive, key=lambda j: totals[j] / visits[j])
 
     def simulate(self, state: GameState, plan: Plan, seat: int) -> float:
+        phase = state.phase
         play_turn(state, plan.actions)
         turns = 0
-        phase = state.phase
         while not state.is_over():
             if state.stage is Stage.TURN:
                 if self.to_scoring:
