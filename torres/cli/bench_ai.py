@@ -65,33 +65,31 @@ def bench(positions: int = 6, players: int = 2, rules_text: str = "riogrande", s
     rows.append({"bot": "evaluate()", "unit": "evaluations/s", "median": statistics.median(rates),
                  "per_turn": 0.0})
     # the whole-turn planners of the levels (beam searches), then the information-set search
-    planners = [(f"{level} ({spec})", spec) for level, spec in LEVELS.items()
-                if isinstance(make_bot(spec), GreedyBot)]
-    for label, spec in planners:
-        rates, turn_times = [], []
-        for i, v in enumerate(views):
-            bot = make_bot(spec, seed + i)
-            assert isinstance(bot, GreedyBot)
-            t0 = time.perf_counter()
-            bot.plan(v)
-            dt = time.perf_counter() - t0
-            rates.append(bot.evaluations / dt)
-            turn_times.append(dt)
-        rows.append({"bot": label, "unit": "evaluations/s", "median": statistics.median(rates),
-                     "per_turn": statistics.median(turn_times)})
+    for level, spec in LEVELS.items():
+        if isinstance(make_bot(spec), GreedyBot):
+            rows.append(_think_rate(f"{level} ({spec})", spec, views, seed))
     for spec in SEARCH_SPECS:
-        rates, turn_times = [], []
-        for i, v in enumerate(views):
-            searcher = make_bot(spec, seed + i)
-            assert isinstance(searcher, ISMCTSBot)
-            t0 = time.perf_counter()
-            searcher.plan(v)
-            dt = time.perf_counter() - t0
-            rates.append(searcher.stats.iterations / dt)
-            turn_times.append(dt)
-        rows.append({"bot": spec, "unit": "simulations/s", "median": statistics.median(rates),
-                     "per_turn": statistics.median(turn_times)})
+        rows.append(_think_rate(spec, spec, views, seed))
     return rows
+
+
+def _think_rate(label: str, spec: str, views: list[SeatView], seed: int) -> dict[str, Any]:
+    """Median work rate of one bot over the views: evaluations/s for a planner, simulations/s for a search."""
+    rates, turn_times = [], []
+    unit = "evaluations/s"
+    for i, v in enumerate(views):
+        bot = make_bot(spec, seed + i)
+        assert isinstance(bot, (GreedyBot, ISMCTSBot))
+        t0 = time.perf_counter()
+        bot.plan(v)
+        dt = time.perf_counter() - t0
+        if isinstance(bot, ISMCTSBot):
+            unit, work = "simulations/s", bot.stats.iterations
+        else:
+            work = bot.evaluations
+        rates.append(work / dt)
+        turn_times.append(dt)
+    return {"bot": label, "unit": unit, "median": statistics.median(rates), "per_turn": statistics.median(turn_times)}
 
 
 @app.command("bench-ai")
