@@ -225,3 +225,22 @@ def test_bench_ai_measures_every_planner_and_search() -> None:
     assert all(spec in labels for spec in SEARCH_SPECS)
     assert all(r["median"] > 0 for r in rows)
     assert {r["unit"] for r in rows} == {"evaluations/s", "simulations/s"}
+
+
+def test_an_evaluation_budget_bounds_the_plan_and_still_finishes_the_turn() -> None:
+    state = GameState(2, 5, Rules.from_text("riogrande"))
+    bots = [make_bot("greedy:width=1", s) for s in range(2)]
+    while state.stage is not Stage.TURN or state.round < 2:  # a middle-game turn with knights on the board
+        state.push(bots[state.current].choose(state.view(state.current)))
+    free = plan_turn(state, width=12)[0]
+    assert free.evaluations > 400
+    same = plan_turn(state, width=12, budget=free.evaluations)[0]
+    assert (same.actions, same.evaluations) == (free.actions, free.evaluations)
+    tight = plan_turn(state, width=12, budget=100)[0]
+    assert tight.evaluations < free.evaluations
+    assert format_action(tight.actions[-1]) == "end"
+    seat = state.current
+    for a in tight.actions:  # the budgeted plan is a whole legal turn
+        assert a in state.legal_action_ids()
+        state.push(a)
+    assert state.current != seat or state.stage is not Stage.TURN

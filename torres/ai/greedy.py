@@ -71,14 +71,15 @@ class GreedyBot(TurnPlanningBot):
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, width: int = 4, weights: Weights = DEFAULT_WEIGHTS) -> None:
+    def __init__(self, seed: int = 0, width: int = 4, weights: Weights = DEFAULT_WEIGHTS, budget: int = 0) -> None:
         super().__init__(seed)
         self.width = width
+        self.budget = budget
         self.weights = weights
         self.evaluations = 0
 
     def plan(self, view: SeatView) -> list[int]:
         state: GameState = view.determinize(self.rng)
-        plans = plan_turn(state, self.width, self.weights)
+        plans = plan_turn(state, self.width, self.weights, budget=self.budget)
         self.evaluations += plans[0].evaluations
         return plans[0].actions
