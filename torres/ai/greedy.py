@@ -74,12 +74,19 @@ class GreedyBot(TurnPlanningBot):
     def __init__(self, seed: int = 0, width: int = 4, weights: Weights = DEFAULT_WEIGHTS, budget: int = 0) -> None:
         super().__init__(seed)
         self.width = width
-        self.budget = budget
+        self.budget = budget  # evaluations per turn, shared by the re-plans after card draws (0: no limit)
         self.weights = weights
         self.evaluations = 0
+        self._turn: tuple[int, int, int] = (-1, -1, -1)
+        self._spent = 0
 
     def plan(self, view: SeatView) -> list[int]:
         state: GameState = view.determinize(self.rng)
-        plans = plan_turn(state, self.width, self.weights, budget=self.budget)
+        turn = (view.phase, view.round, view.turn)
+        if turn != self._turn:
+            self._turn, self._spent = turn, 0
+        budget = max(1, self.budget - self._spent) if self.budget else 0
+        plans = plan_turn(state, self.width, self.weights, budget=budget)
         self.evaluations += plans[0].evaluations
+        self._spent += plans[0].evaluations
         return plans[0].actions
