@@ -27,7 +27,7 @@ from torres.engine.rules import EDITIONS
 from torres.engine.state import Stage
 
 #: Cheap settings of every kind of bot, so complete games stay fast.
-CHEAP = ["ismcts:iterations=2:candidates=2:width=1:sample=8", "greedy:width=1", "onestep"]
+CHEAP = ["ismcts:iterations=2:candidates=2:width=1:sample=8", "greedy:width=1", "onestep", "greedy:width=3:budget=50"]
 RULES = [(name, name) for name in EDITIONS] + [(f"{name}-master", f"{name}:master=1") for name in EDITIONS]
 
 
@@ -47,14 +47,15 @@ def play(state: GameState, bots: list[Bot], limit: int = 100_000) -> list[int]:
 def test_complete_games_only_legal_actions(label: str, rules: str, players: int) -> None:
     seed = players * 31 + len(label)
     state = GameState(players, seed, Rules.from_text(rules))
-    # one thinking bot (a different kind for each player count) against random ones, to keep games fast
-    bots = [make_bot(CHEAP[players - 2] if s == seed % players else "random", seed + s) for s in range(players)]
+    # one thinking bot (a different kind for each game) against random ones, to keep games fast
+    thinker = CHEAP[(players + len(label)) % len(CHEAP)]
+    bots = [make_bot(thinker if s == seed % players else "random", seed + s) for s in range(players)]
     play(state, bots)
     assert state.is_over()
 
 
 @pytest.mark.parametrize("spec", ["greedy:width=2", "ismcts:iterations=3:candidates=3:width=2", "onestep",
-                                  "random", "beginner", "casual"])
+                                  "random", "beginner", "casual", "greedy:width=6:budget=300"])
 def test_same_seed_same_game(spec: str) -> None:
     runs = []
     for _ in range(2):

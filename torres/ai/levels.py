@@ -8,7 +8,6 @@ from typing import Any, Callable
 from .base import Bot, RandomBot
 from .evaluate import EVALUATIONS, Weights
 from .greedy import GreedyBot, OneStepBot
-from .lookahead import LookaheadBot
 from .mcts import ISMCTSBot
 
 Factory = Callable[[int, dict[str, str]], Bot]
@@ -48,12 +47,6 @@ def _greedy(seed: int, opts: dict[str, str]) -> Bot:
     return GreedyBot(seed, width=_int(opts, "width", 4), weights=_weights(opts), budget=_int(opts, "budget", 0))
 
 
-def _lookahead(seed: int, opts: dict[str, str]) -> Bot:
-    return LookaheadBot(seed, width=_int(opts, "width", 12), candidates=_int(opts, "candidates", 4),
-                        reply_width=_int(opts, "reply_width", 4), weights=_weights(opts),
-                        budget=_int(opts, "budget", 0), reply_budget=_int(opts, "reply_budget", 800))
-
-
 def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
     return ISMCTSBot(seed, iterations=_int(opts, "iterations", 0), seconds=_float(opts, "time", 1.0),
                      candidates=_int(opts, "candidates", 6), width=_int(opts, "width", 6),
@@ -68,7 +61,6 @@ FACTORIES: dict[str, Factory] = {
     "random": _random,
     "onestep": _onestep,
     "greedy": _greedy,
-    "lookahead": _lookahead,
 }
 
 #: The expert's beam width: strength grew from width 4 to 12 but not from 12 to 24 (twice the time) in the
