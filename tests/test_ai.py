@@ -245,3 +245,22 @@ def test_an_evaluation_budget_bounds_the_plan_and_still_finishes_the_turn() -> N
         assert a in state.legal_action_ids()
         state.push(a)
     assert state.current != seat or state.stage is not Stage.TURN
+
+
+def test_the_evaluation_does_not_depend_on_how_the_engine_numbered_the_castles() -> None:
+    """The engine may number the castles of one height map differently depending on the path to it (a block
+    added to a castle keeps its number); a cache keyed by the height map once mixed the two numberings up."""
+    from torres.engine.board import BoardInfo
+
+    state = _tower_position()
+    # a knight next to a castle, so the climbing term reads castle numbers
+    expected = seat_values(state)
+    info = state.info
+    n = info.castle_count
+    assert n > 1
+    new = [(c + 1) % n for c in range(n)]
+    area, top, squares = [0] * n, [0] * n, [()] * n
+    for c in range(n):
+        area[new[c]], top[new[c]], squares[new[c]] = info.area[c], info.top[c], info.squares[c]
+    state._info = BoardInfo(info.heights, [new[c] if c >= 0 else -1 for c in info.cid], area, top, squares)
+    assert seat_values(state) == pytest.approx(expected)

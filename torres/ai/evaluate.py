@@ -78,7 +78,7 @@ def _rings(radius: int, decay: float) -> list[list[tuple[int, int, float]]]:
 
 
 Target = tuple[int, int, float, int, int, int]
-_TARGETS: dict[tuple[bytes, int, float], list[list[Target] | None]] = {}
+_TARGETS: dict[tuple[int, int, float], tuple[BoardInfo, list[list[Target] | None]]] = {}
 _POWERS: dict[float, list[float]] = {}
 
 
@@ -91,15 +91,19 @@ def _powers(decay: float) -> list[float]:
 
 def _targets(info: BoardInfo, radius: int, decay: float) -> list[list[Target] | None]:
     """For each square: the castle squares near it (square, distance, discount, castle, area, height), cached
-    by the height map (moves and knight placements do not change it); a square's row is filled in when first
-    asked for (:func:`_row`), since only the knights' squares are ever looked at."""
-    key = (info.heights, radius, decay)
-    table = _TARGETS.get(key)
-    if table is None:
+    per board analysis (moves and knight placements do not change it); a square's row is filled in when first
+    asked for (:func:`_row`), since only the knights' squares are ever looked at.
+
+    The cache is keyed by the analysis object, not by the height map: the engine may number the castles of the
+    same heights differently depending on how it got there, and a row holds castle numbers. The entry keeps the
+    object alive, so its ``id`` cannot be reused while cached."""
+    key = (id(info), radius, decay)
+    entry = _TARGETS.get(key)
+    if entry is None or entry[0] is not info:
         if len(_TARGETS) > 20_000:
             _TARGETS.clear()
-        table = _TARGETS[key] = [None] * 64
-    return table
+        entry = _TARGETS[key] = (info, [None] * 64)
+    return entry[1]
 
 
 def _row(table: list[list[Target] | None], info: BoardInfo, sq: int, radius: int, decay: float) -> list[Target]:
@@ -157,7 +161,7 @@ def seat_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[Terms]:
         for k, sq in enumerate(squares):
             level = h[sq]
             gain = 0.0
-            gains = {} if w.distinct else None
+            gains: dict[int, float] | None = {} if w.distinct else None
             for t, dist, discount, c, a, ht in targets[sq] or _row(targets, info, sq, w.radius, w.decay):
                 if occ[t]:
                     continue
