@@ -65,13 +65,15 @@ def earns_king_bonus(info: BoardInfo, squares: list[int], king: int, phase: int)
 def castle_scores(info: BoardInfo, knights: list[list[int]]) -> list[CastleScore]:
     """Each seat scores every castle it stands on: area × level of its highest knight there (000_…: "the
     product of the number of spaces in the surface area of the castle and the level of their highest knight")."""
-    order = sorted(range(info.castle_count), key=lambda c: info.squares[c][0])
+    # Castle numbers and the order of a castle's squares depend on how the engine reached a height map; the
+    # record lists castles by their first square and squares in board order, whatever the path.
+    order = sorted(range(info.castle_count), key=lambda c: min(info.squares[c]))
     out = []
     for seat, squares in enumerate(knights):
         best = highest_levels(info, squares)
         for c in order:
             if c in best:
-                names = tuple(square_name(s) for s in info.squares[c])
+                names = tuple(square_name(s) for s in sorted(info.squares[c]))
                 out.append(CastleScore(seat, names, info.area[c], best[c], info.area[c] * best[c]))
     return out
 
