@@ -37,8 +37,6 @@ class Weights:
     card: float = 3.0  # a card in hand, at the start of the game (scaled by the share of turns left)
     reserve: float = 4.0  # a knight not yet on the board (scaled by the share of turns left)
     rivals_max: float = 0.6  # how much the best rival counts against the mean of the rivals (≥3 players)
-    distinct: int = 0  # 1: a castle's climbing gain counts once (its best knight), a knight's once (its best castle)
-    timing: int = 0  # 1: climbing gains count for the coming scoring only if the seat has a turn left before it
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -157,11 +155,9 @@ def seat_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[Terms]:
         best_of = [0] * len(area)
         for c, lv in best.items():
             best_of[c] = lv
-        by_castle: list[tuple[float, int, int]] = []
-        for k, sq in enumerate(squares):
+        for sq in squares:
             level = h[sq]
             gain = 0.0
-            gains: dict[int, float] | None = {} if w.distinct else None
             for t, dist, discount, c, a, ht in targets[sq] or _row(targets, info, sq, w.radius, w.decay):
                 if occ[t]:
                     continue
@@ -169,43 +165,20 @@ def seat_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[Terms]:
                 top = level + dist
                 # climb onto what stands there (one level up per square of distance) ...
                 g = ((ht if ht <= top else top) - have) * a * discount
+                if g > gain:
+                    gain = g
                 # ... or build it up to where the knight could climb, a block per level
                 want = top if top <= a else a
                 if want > ht and want > have:
-                    g2 = (want - have) * a * discount * powers[want - ht]
-                    if g2 > g:
-                        g = g2
-                if g > gain:
-                    gain = g
-                if gains is not None and g > gains.get(c, 0.0):
-                    gains[c] = g
-            if gains is None:
-                potential += gain
-            else:
-                by_castle.extend((g, k, c) for c, g in gains.items())
-        if by_castle:
-            # each knight climbs at most one castle and a castle pays only its best knight: assign greedily
-            by_castle.sort(reverse=True)
-            used_knights: set[int] = set()
-            used_castles: set[int] = set()
-            for g, k, c in by_castle:
-                if k not in used_knights and c not in used_castles:
-                    used_knights.add(k)
-                    used_castles.add(c)
-                    potential += g
+                    g = (want - have) * a * discount * powers[want - ht]
+                    if g > gain:
+                        gain = g
+            potential += gain
         hand = state.hands[seat]
         cards = sum(hand) + (len(state.drawn) > 0 and state.current == seat and state.stage is Stage.KEEP)
         out.append(Terms(float(points), king, potential, float(cards), float(per_knights - len(squares)),
                          master[seat]))
     return out
-
-
-def _turns_before_scoring(state: GameState, seat: int) -> int:
-    """How many more turns ``seat`` takes before the coming scoring (not counting a turn it is in)."""
-    left = len(state.stacks[seat])
-    if seat == state.current and state.stage in (Stage.TURN, Stage.KEEP) and state.turn_stack < 0:
-        left -= 1  # the turn under way has not taken its stack yet
-    return left
 
 
 def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
@@ -219,8 +192,7 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
     share = turns_left_share(state)
     for seat, t in enumerate(terms):
         value = state.scores[seat] + t.castles * scorings + w.master * t.master + w.king * t.king
-        value += w.reach * t.reach * (scorings - 1 if w.timing and not _turns_before_scoring(state, seat)
-                                      else scorings)
+        value += w.reach * t.reach * scorings
         value += (w.card * t.cards + w.reserve * t.reserve) * share
         out.append(value)
     return out
