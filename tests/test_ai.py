@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from torres.ai.evaluate import BASIC_WEIGHTS, DEFAULT_WEIGHTS, seat_values, turns_left_share
 from torres.ai.greedy import GreedyBot
-from torres.ai.levels import EXPERT_WIDTH
+from torres.ai.levels import EXPERT_BUDGET, EXPERT_WIDTH
 from torres.ai.mcts import ISMCTSBot
 from torres.ai.planner import plan_turn
 import torres.cli.hint  # noqa: F401  (registers the command)
@@ -182,6 +182,7 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     assert isinstance(strong, GreedyBot) and strong.weights == DEFAULT_WEIGHTS and strong.width == 4
     expert = make_bot("expert")
     assert isinstance(expert, GreedyBot) and expert.width == EXPERT_WIDTH > strong.width
+    assert expert.budget == EXPERT_BUDGET and strong.budget == 0
     tweaked = make_bot("greedy:eval=basic:reserve=2.5:radius=2")
     assert isinstance(tweaked, GreedyBot)
     assert tweaked.weights == replace(BASIC_WEIGHTS, reserve=2.5, radius=2)
