@@ -177,9 +177,9 @@ def test_unknown_bot() -> None:
 
 def test_bot_specs_choose_and_override_the_evaluation() -> None:
     casual = make_bot("casual")
-    assert isinstance(casual, GreedyBot) and casual.weights == BASIC_WEIGHTS
+    assert isinstance(casual, GreedyBot) and casual.weights == BASIC_WEIGHTS and casual.width == 4
     strong = make_bot("strong")
-    assert isinstance(strong, GreedyBot) and strong.weights == DEFAULT_WEIGHTS and strong.width == 4
+    assert isinstance(strong, GreedyBot) and strong.weights == DEFAULT_WEIGHTS and strong.width == 1
     expert = make_bot("expert")
     assert isinstance(expert, GreedyBot) and expert.width == EXPERT_WIDTH > strong.width
     assert expert.budget == EXPERT_BUDGET and strong.budget == 0

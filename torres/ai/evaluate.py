@@ -75,7 +75,7 @@ def _rings(radius: int, decay: float) -> list[list[tuple[int, int, float]]]:
     return table
 
 
-Target = tuple[int, int, float, int, int, int]
+Target = tuple[int, int, float, int, int, int, float]
 _TARGETS: dict[tuple[int, int, float], tuple[BoardInfo, list[list[Target] | None]]] = {}
 _POWERS: dict[float, list[float]] = {}
 
@@ -105,11 +105,23 @@ def _targets(info: BoardInfo, radius: int, decay: float) -> list[list[Target] | 
 
 
 def _row(table: list[list[Target] | None], info: BoardInfo, sq: int, radius: int, decay: float) -> list[Target]:
+    """The targets of a knight on ``sq``, the most a target could give first: a knight there gains at most
+    ``min(level + distance, area) × area × discount`` from it, so the scan can stop at the first target whose bound
+    is no more than the best gain found."""
     row = table[sq]
     if row is None:
         cid, area, h = info.cid, info.area, info.heights
-        row = table[sq] = [(t, d, disc, cid[t], area[cid[t]], h[t]) for t, d, disc in _rings(radius, decay)[sq]
-                           if cid[t] >= 0]
+        level = h[sq]
+        row = []
+        for t, d, disc in _rings(radius, decay)[sq]:
+            c = cid[t]
+            if c >= 0:
+                a = area[c]
+                # (a discount above 1 would let building pay more than the bound: no early stop then)
+                bound = max(min(h[t], level + d), min(level + d, a)) * a * disc if decay <= 1 else float("inf")
+                row.append((t, d, disc, c, a, h[t], bound))
+        row.sort(key=lambda target: -target[6])
+        table[sq] = row
     return row
 
 
@@ -158,7 +170,9 @@ def seat_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[Terms]:
         for sq in squares:
             level = h[sq]
             gain = 0.0
-            for t, dist, discount, c, a, ht in targets[sq] or _row(targets, info, sq, w.radius, w.decay):
+            for t, dist, discount, c, a, ht, bound in targets[sq] or _row(targets, info, sq, w.radius, w.decay):
+                if bound <= gain:
+                    break
                 if occ[t]:
                     continue
                 have = best_of[c]

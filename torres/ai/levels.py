@@ -74,7 +74,7 @@ EXPERT_BUDGET = 5000
 LEVELS: dict[str, str] = {
     "beginner": "onestep:eval=basic",
     "casual": "greedy:eval=basic",
-    "strong": "greedy",
+    "strong": "greedy:width=1",
     "expert": f"greedy:width={EXPERT_WIDTH}:budget={EXPERT_BUDGET}",
 }
 
