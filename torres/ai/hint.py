@@ -11,7 +11,7 @@ from ..engine.actions import DECODE, Kind, format_action
 from ..engine.state import GameState, Stage
 from ..engine.view import SeatView
 from .evaluate import DEFAULT_WEIGHTS, evaluate, seat_values
-from .levels import EXPERT_WIDTH
+from .levels import EXPERT_BUDGET, EXPERT_WIDTH
 from .mcts import ISMCTSBot
 from .planner import best_single, keep_choice, plan_turn
 
@@ -77,7 +77,7 @@ def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: f
     # The suggestion is the expert's own turn (its beam planner); the simulated replies only tell the player how
     # each considered turn tends to fare, on the same deals for every turn (common random numbers).
     root = view.determinize(rng)
-    plans = plan_turn(root, EXPERT_WIDTH, DEFAULT_WEIGHTS, top=ALTERNATIVES)
+    plans = plan_turn(root, EXPERT_WIDTH, DEFAULT_WEIGHTS, top=ALTERNATIVES, budget=EXPERT_BUDGET)
     plan = plans[0].actions
     simulator = ISMCTSBot(seed)
     totals = [0.0] * len(plans)
