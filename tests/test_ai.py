@@ -265,3 +265,18 @@ def test_the_evaluation_does_not_depend_on_how_the_engine_numbered_the_castles()
         area[new[c]], top[new[c]], squares[new[c]] = info.area[c], info.top[c], info.squares[c]
     state._info = BoardInfo(info.heights, [new[c] if c >= 0 else -1 for c in info.cid], area, top, squares)
     assert seat_values(state) == pytest.approx(expected)
+
+
+def test_an_evaluation_limit_stops_the_plan_with_a_whole_turn() -> None:
+    state = GameState(2, 5, Rules.from_text("riogrande"))
+    bots = [make_bot("greedy:width=1", s) for s in range(2)]
+    while state.stage is not Stage.TURN or state.round < 2:
+        state.push(bots[state.current].choose(state.view(state.current)))
+    free = plan_turn(state, width=12)[0]
+    stopped = plan_turn(state, width=12, budget=100, limit=150)[0]
+    # the stop comes after the node being expanded: at most one node's actions past the limit
+    assert stopped.evaluations < min(free.evaluations, 150 + len(state.legal_action_ids()) * 4)
+    assert format_action(stopped.actions[-1]) == "end"
+    for a in stopped.actions:
+        assert a in state.legal_action_ids()
+        state.push(a)

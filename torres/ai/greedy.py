@@ -85,8 +85,11 @@ class GreedyBot(TurnPlanningBot):
         turn = (view.phase, view.round, view.turn)
         if turn != self._turn:
             self._turn, self._spent = turn, 0
+        # the budget is soft (past it, only the best node of each step is expanded); half as much again is a hard
+        # stop, for the turn as a whole, re-plans after card draws included
         budget = max(1, self.budget - self._spent) if self.budget else 0
-        plans = plan_turn(state, self.width, self.weights, budget=budget)
+        limit = max(1, self.budget * 3 // 2 - self._spent) if self.budget else 0
+        plans = plan_turn(state, self.width, self.weights, budget=budget, limit=limit)
         self.evaluations += plans[0].evaluations
         self._spent += plans[0].evaluations
         return plans[0].actions

@@ -49,14 +49,16 @@ def _key(state: GameState, seat: int) -> tuple[object, ...]:
 
 def plan_turn(state: GameState, width: int = 6, weights: Weights = DEFAULT_WEIGHTS,
               evaluator: Evaluator | None = None, top: int = 1, sample: int = 0,
-              rng: random.Random | None = None, budget: int = 0) -> list[Plan]:
+              rng: random.Random | None = None, budget: int = 0, limit: int = 0) -> list[Plan]:
     """The best ``top`` whole turns for the seat to move (each ends with ``end``), best first.
 
     With ``sample`` > 0 each node looks at only that many of its actions, drawn with ``rng`` (a cheap model of
     another seat's turn inside a search). With ``budget`` > 0, once that many positions have been evaluated each
     further step expands only the best node of the beam: the turn is still planned to its end, at the cost of one
     node's actions per step (this bounds the time of turns with a full hand, where a card offers hundreds of
-    plays). ``state`` must be in the TURN stage; it is restored before returning."""
+    plays). With ``limit`` > 0 the search stops once that many positions have been evaluated and the best turn
+    found so far is played (its unused action points go to the scoring track). ``state`` must be in the TURN
+    stage; it is restored before returning."""
     seat = state.current
     evaluate_fn: Evaluator = evaluator or (lambda s, p: evaluate(s, p, weights))
     finals: dict[tuple[object, ...], Plan] = {}
@@ -64,11 +66,11 @@ def plan_turn(state: GameState, width: int = 6, weights: Weights = DEFAULT_WEIGH
     seen: set[tuple[object, ...]] = set()
     evaluations = 0
     depth = 0
-    while beam and depth < 16:
+    while beam and depth < 16 and not (limit and evaluations >= limit):
         depth += 1
         children: dict[tuple[object, ...], Plan] = {}
         for rank, node in enumerate(beam):
-            if budget and rank and evaluations >= budget:
+            if budget and rank and evaluations >= budget or limit and evaluations >= limit:
                 break
             for a in node.actions:
                 state.push(a, check=False)
