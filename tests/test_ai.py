@@ -280,3 +280,17 @@ def test_an_evaluation_limit_stops_the_plan_with_a_whole_turn() -> None:
     for a in stopped.actions:
         assert a in state.legal_action_ids()
         state.push(a)
+
+
+def test_a_clock_cap_still_plays_a_whole_legal_turn() -> None:
+    state = GameState(2, 5, Rules.from_text("riogrande"))
+    bots = [make_bot("greedy:width=1", s) for s in range(2)]
+    while state.stage is not Stage.TURN or state.round < 2:
+        state.push(bots[state.current].choose(state.view(state.current)))
+    capped = make_bot("expert:seconds=0.000001", 3)
+    assert isinstance(capped, GreedyBot) and capped.seconds > 0
+    free = plan_turn(state, width=12)[0]
+    seat = state.current
+    while state.current == seat and state.stage in (Stage.TURN, Stage.KEEP):
+        state.push(capped.choose(state.view(seat)))
+    assert capped.evaluations < free.evaluations  # stopped by the clock, not by the evaluation budget

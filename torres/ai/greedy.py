@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from ..engine.state import GameState, Stage
 from ..engine.view import SeatView
 from .base import Bot
@@ -71,25 +73,30 @@ class GreedyBot(TurnPlanningBot):
 
     name = "greedy"
 
-    def __init__(self, seed: int = 0, width: int = 4, weights: Weights = DEFAULT_WEIGHTS, budget: int = 0) -> None:
+    def __init__(self, seed: int = 0, width: int = 4, weights: Weights = DEFAULT_WEIGHTS, budget: int = 0,
+                 seconds: float = 0.0) -> None:
         super().__init__(seed)
         self.width = width
         self.budget = budget  # evaluations per turn, shared by the re-plans after card draws (0: no limit)
         self.weights = weights
         self.evaluations = 0
+        # a wall-clock cap per turn for live play (0: none); with it, the bot's turns depend on the machine
+        self.seconds = seconds
         self._turn: tuple[int, int, int] = (-1, -1, -1)
         self._spent = 0
+        self._deadline = 0.0
 
     def plan(self, view: SeatView) -> list[int]:
         state: GameState = view.determinize(self.rng)
         turn = (view.phase, view.round, view.turn)
         if turn != self._turn:
             self._turn, self._spent = turn, 0
+            self._deadline = time.perf_counter() + self.seconds if self.seconds else 0.0
         # the budget is soft (past it, only the best node of each step is expanded); half as much again is a hard
         # stop, for the turn as a whole, re-plans after card draws included
         budget = max(1, self.budget - self._spent) if self.budget else 0
         limit = max(1, self.budget * 3 // 2 - self._spent) if self.budget else 0
-        plans = plan_turn(state, self.width, self.weights, budget=budget, limit=limit)
+        plans = plan_turn(state, self.width, self.weights, budget=budget, limit=limit, deadline=self._deadline)
         self.evaluations += plans[0].evaluations
         self._spent += plans[0].evaluations
         return plans[0].actions

@@ -44,7 +44,8 @@ def _onestep(seed: int, opts: dict[str, str]) -> Bot:
 
 
 def _greedy(seed: int, opts: dict[str, str]) -> Bot:
-    return GreedyBot(seed, width=_int(opts, "width", 4), weights=_weights(opts), budget=_int(opts, "budget", 0))
+    return GreedyBot(seed, width=_int(opts, "width", 4), weights=_weights(opts), budget=_int(opts, "budget", 0),
+                     seconds=_float(opts, "seconds", 0.0))
 
 
 def _ismcts(seed: int, opts: dict[str, str]) -> Bot:

@@ -10,6 +10,7 @@ bot re-plans after the real draw anyway.
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass
 from typing import Callable
 
@@ -49,7 +50,8 @@ def _key(state: GameState, seat: int) -> tuple[object, ...]:
 
 def plan_turn(state: GameState, width: int = 6, weights: Weights = DEFAULT_WEIGHTS,
               evaluator: Evaluator | None = None, top: int = 1, sample: int = 0,
-              rng: random.Random | None = None, budget: int = 0, limit: int = 0) -> list[Plan]:
+              rng: random.Random | None = None, budget: int = 0, limit: int = 0,
+              deadline: float = 0.0) -> list[Plan]:
     """The best ``top`` whole turns for the seat to move (each ends with ``end``), best first.
 
     With ``sample`` > 0 each node looks at only that many of its actions, drawn with ``rng`` (a cheap model of
@@ -57,8 +59,9 @@ def plan_turn(state: GameState, width: int = 6, weights: Weights = DEFAULT_WEIGH
     further step expands only the best node of the beam: the turn is still planned to its end, at the cost of one
     node's actions per step (this bounds the time of turns with a full hand, where a card offers hundreds of
     plays). With ``limit`` > 0 the search stops once that many positions have been evaluated and the best turn
-    found so far is played (its unused action points go to the scoring track). ``state`` must be in the TURN
-    stage; it is restored before returning."""
+    found so far is played (its unused action points go to the scoring track); ``deadline`` (a
+    ``time.perf_counter()`` value) stops it the same way by the clock, which makes the result depend on the
+    machine. ``state`` must be in the TURN stage; it is restored before returning."""
     seat = state.current
     evaluate_fn: Evaluator = evaluator or (lambda s, p: evaluate(s, p, weights))
     finals: dict[tuple[object, ...], Plan] = {}
@@ -66,11 +69,15 @@ def plan_turn(state: GameState, width: int = 6, weights: Weights = DEFAULT_WEIGH
     seen: set[tuple[object, ...]] = set()
     evaluations = 0
     depth = 0
-    while beam and depth < 16 and not (limit and evaluations >= limit):
+    stopped = False
+    while beam and depth < 16 and not stopped:
         depth += 1
         children: dict[tuple[object, ...], Plan] = {}
         for rank, node in enumerate(beam):
-            if budget and rank and evaluations >= budget or limit and evaluations >= limit:
+            if limit and evaluations >= limit or deadline and time.perf_counter() >= deadline:
+                stopped = True
+                break
+            if budget and rank and evaluations >= budget:
                 break
             for a in node.actions:
                 state.push(a, check=False)

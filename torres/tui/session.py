@@ -21,6 +21,7 @@ from rich.text import Text
 
 from .. import ai
 from ..ai.base import Bot, make_bot
+from ..ai.greedy import GreedyBot
 from ..engine.actions import DECODE, PLAY_KINDS, Action, Kind, format_action
 from ..engine.state import GameState, IllegalActionError, Stage
 from ..engine.view import SeatView
@@ -128,10 +129,17 @@ def parse_seats(text: str, players: int) -> list[Player]:
     return out
 
 
+#: Live play caps a planning bot's turn at this many seconds (tournaments and records leave it off: a clock makes
+#: a bot's turns depend on the machine; the levels' evaluation budgets already keep nearly every turn well under).
+LIVE_TURN_SECONDS = 1.0
+
+
 def attach_bots(players: Sequence[Player], seed: int) -> None:
     for seat, player in enumerate(players):
         if player.spec != "human" and player.bot is None:
             player.bot = make_bot(player.spec, seed=seed * 10 + seat)
+            if isinstance(player.bot, GreedyBot) and not player.bot.seconds:
+                player.bot.seconds = LIVE_TURN_SECONDS
 
 
 def turn_log(view: SeatView, kinds: Sequence[Kind], actors: Sequence[int], hand_seat: int | None) -> list[LogEntry]:
