@@ -129,9 +129,10 @@ def parse_seats(text: str, players: int) -> list[Player]:
     return out
 
 
-#: Live play caps a planning bot's turn at this many seconds (tournaments and records leave it off: a clock makes
-#: a bot's turns depend on the machine; the levels' evaluation budgets already keep nearly every turn well under).
-LIVE_TURN_SECONDS = 1.0
+#: Live play caps a planning bot's turn at this many seconds, so that a turn takes at most about a second (the
+#: node being expanded when time runs out is finished first). Tournaments and records leave the clock off: it
+#: makes a bot's turns depend on the machine, and the levels' evaluation budgets keep nearly every turn under.
+LIVE_TURN_SECONDS = 0.8
 
 
 def attach_bots(players: Sequence[Player], seed: int) -> None:
