@@ -74,7 +74,8 @@ def plan_turn(state: GameState, width: int = 6, weights: Weights = DEFAULT_WEIGH
         depth += 1
         children: dict[tuple[object, ...], Plan] = {}
         for rank, node in enumerate(beam):
-            if limit and evaluations >= limit or deadline and time.perf_counter() >= deadline:
+            # (the root is always expanded: a stop then still spends the turn's points rather than ending it bare)
+            if (depth > 1 or rank) and (limit and evaluations >= limit or deadline and time.perf_counter() >= deadline):
                 stopped = True
                 break
             if budget and rank and evaluations >= budget:
