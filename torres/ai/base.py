@@ -36,7 +36,7 @@ class RandomBot(Bot):
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """A bot from its spec: a name, optionally with settings, e.g. ``random``, ``expert``, ``greedy:width=8``,
-    ``ismcts:iterations=40:horizon=2``, ``expert:time=0.5`` (see :data:`BOTS` and :mod:`torres.ai.levels`)."""
+    ``ismcts:iterations=40:horizon=2``, ``expert:seconds=0.5`` (see :data:`BOTS` and :mod:`torres.ai.levels`)."""
     from .levels import build_bot
 
     return build_bot(spec, seed)

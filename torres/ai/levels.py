@@ -86,7 +86,8 @@ def bot_names() -> list[str]:
 
 
 def build_bot(spec: str, seed: int = 0) -> Bot:
-    """``name[:key=value[:key=value...]]``, e.g. ``expert:time=0.5``; a level name stands for its spec, and settings given override the level's."""
+    """``name[:key=value[:key=value...]]``, e.g. ``expert:seconds=0.5``; a level name stands for its spec, and
+    settings given override the level's."""
     name, _, args = spec.strip().partition(":")
     opts: dict[str, str] = {}
     if name in LEVELS:

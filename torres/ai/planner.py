@@ -75,7 +75,8 @@ def plan_turn(state: GameState, width: int = 6, weights: Weights = DEFAULT_WEIGH
         children: dict[tuple[object, ...], Plan] = {}
         for rank, node in enumerate(beam):
             # (the root is always expanded: a stop then still spends the turn's points rather than ending it bare)
-            if (depth > 1 or rank) and (limit and evaluations >= limit or deadline and time.perf_counter() >= deadline):
+            out_of_time = deadline and time.perf_counter() >= deadline
+            if (depth > 1 or rank) and (limit and evaluations >= limit or out_of_time):
                 stopped = True
                 break
             if budget and rank and evaluations >= budget:
