@@ -229,11 +229,17 @@ def test_bench_ai_measures_every_planner_and_search() -> None:
     assert {r["unit"] for r in rows} == {"evaluations/s", "simulations/s"}
 
 
-def test_an_evaluation_budget_bounds_the_plan_and_still_finishes_the_turn() -> None:
+def _middle_game_turn() -> GameState:
+    """The start of a turn in the third round, knights on the board (width-1 greedy play from seed 5)."""
     state = GameState(2, 5, Rules.from_text("riogrande"))
     bots = [make_bot("greedy:width=1", s) for s in range(2)]
-    while state.stage is not Stage.TURN or state.round < 2:  # a middle-game turn with knights on the board
+    while state.stage is not Stage.TURN or state.round < 2:
         state.push(bots[state.current].choose(state.view(state.current)))
+    return state
+
+
+def test_an_evaluation_budget_bounds_the_plan_and_still_finishes_the_turn() -> None:
+    state = _middle_game_turn()
     free = plan_turn(state, width=12)[0]
     assert free.evaluations > 400
     same = plan_turn(state, width=12, budget=free.evaluations)[0]
@@ -268,10 +274,7 @@ def test_the_evaluation_does_not_depend_on_how_the_engine_numbered_the_castles()
 
 
 def test_an_evaluation_limit_stops_the_plan_with_a_whole_turn() -> None:
-    state = GameState(2, 5, Rules.from_text("riogrande"))
-    bots = [make_bot("greedy:width=1", s) for s in range(2)]
-    while state.stage is not Stage.TURN or state.round < 2:
-        state.push(bots[state.current].choose(state.view(state.current)))
+    state = _middle_game_turn()
     free = plan_turn(state, width=12)[0]
     stopped = plan_turn(state, width=12, budget=100, limit=150)[0]
     # the stop comes after the node being expanded: at most one node's actions past the limit
@@ -283,10 +286,7 @@ def test_an_evaluation_limit_stops_the_plan_with_a_whole_turn() -> None:
 
 
 def test_a_clock_cap_still_plays_a_whole_legal_turn() -> None:
-    state = GameState(2, 5, Rules.from_text("riogrande"))
-    bots = [make_bot("greedy:width=1", s) for s in range(2)]
-    while state.stage is not Stage.TURN or state.round < 2:
-        state.push(bots[state.current].choose(state.view(state.current)))
+    state = _middle_game_turn()
     capped = make_bot("expert:seconds=0.000001", 3)
     assert isinstance(capped, GreedyBot) and capped.seconds > 0
     free = plan_turn(state, width=12)[0]
@@ -294,3 +294,15 @@ def test_a_clock_cap_still_plays_a_whole_legal_turn() -> None:
     while state.current == seat and state.stage in (Stage.TURN, Stage.KEEP):
         state.push(capped.choose(state.view(seat)))
     assert capped.evaluations < free.evaluations  # stopped by the clock, not by the evaluation budget
+
+
+def test_live_play_caps_planning_bots_by_the_clock_and_leaves_others_alone() -> None:
+    from torres.tui.session import LIVE_TURN_SECONDS, Player, attach_bots
+
+    players = [Player("Red", "expert"), Player("Blue", "random"), Player("Green", "greedy:seconds=2")]
+    attach_bots(players, seed=1)
+    expert, other, own = (p.bot for p in players)
+    assert isinstance(expert, GreedyBot) and expert.seconds == LIVE_TURN_SECONDS
+    assert not isinstance(other, GreedyBot)
+    assert isinstance(own, GreedyBot) and own.seconds == 2.0  # a cap the player chose is kept
+    assert make_bot("expert").seconds == 0.0  # tournaments and records: no clock

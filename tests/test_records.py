@@ -260,3 +260,27 @@ def test_any_prefix_of_any_game_round_trips(edition: str, players: int, seed: in
     state = random_game(players, seed, Rules.for_edition(edition, master=master), stop_after=stop)
     record = parse_record(dump_record(record_of(state)))
     assert replay(record).position() == state.position()
+
+
+def test_scoring_lists_castles_in_board_order_however_the_engine_numbered_them() -> None:
+    """The engine may number one height map's castles differently depending on the path to it (a block added
+    to a castle keeps its number and goes to the end of its square list); the scoring record does not show it."""
+    from torres.engine.board import BoardInfo
+    from torres.engine.builder import build
+    from torres.engine.scoring import castle_scores
+
+    state = build(2, heights={"c3": 3, "c4": 2, "c2": 1, "b3": 1, "d3": 1, "f6": 2, "f7": 1, "g6": 1, "h1": 1},
+                  knights={0: ["c3", "f6"], 1: ["d3"]}, king="h1", phase=0, round=3, current=1, start=0)
+    info = state.info
+    n = info.castle_count
+    new = [(c + 1) % n for c in range(n)]
+    area, top, squares = [0] * n, [0] * n, [()] * n
+    for c in range(n):
+        area[new[c]], top[new[c]] = info.area[c], info.top[c]
+        squares[new[c]] = tuple(reversed(info.squares[c]))
+    renumbered = BoardInfo(info.heights, [new[c] if c >= 0 else -1 for c in info.cid], area, top, squares)
+    knights = [list(k) for k in state.knights]
+    expected = castle_scores(info, knights)
+    assert castle_scores(renumbered, knights) == expected
+    for score in expected:
+        assert list(score.castle) == sorted(score.castle, key=lambda name: (int(name[1:]), name[0]))
