@@ -58,6 +58,11 @@ class Kind(IntEnum):
     VAULT = 22
 
 
+#: What each kind of action costs in action points (000_…: adding a knight 2, moving, placing a block, buying a
+#: card and a step on the scoring track 1 each); every other action (cards, stacks, keep, end, setup) costs none.
+ACTION_POINTS = {Kind.KNIGHT: 2, Kind.MOVE: 1, Kind.BLOCK: 1, Kind.BUY: 1, Kind.SCORE: 1}
+
+
 PLAY_KINDS = {
     Kind.CLIMB: Card.CLIMB,
     Kind.LIFT: Card.LIFT,

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import (
-    DECODE, KEEP_TABLE, Kind, MAX_STACK, O_BLOCK, O_BUILD, O_BUY, O_CASTLE, O_CLIMB, O_DIAGONAL, O_END, O_FIRST,
+    ACTION_POINTS, DECODE, KEEP_TABLE, Kind, MAX_STACK, O_BLOCK, O_BUILD, O_BUY, O_CASTLE, O_CLIMB, O_DIAGONAL, O_END, O_FIRST,
     O_GATE, O_KEEP, O_KING, O_KING_STAY, O_KNIGHT, O_LIFT, O_MOVE, O_REDEPLOY, O_SCORE, O_SEVEN, O_SHIFT, O_SIX,
     O_STACK, O_START, O_VAULT, PLAY_KINDS, format_action,
 )
@@ -299,7 +299,7 @@ def explain_illegal(state: "GameState", action_id: int) -> str:
             " with no knight on it" if stage is not Stage.KING_MOVE else "")
     if kind in (Kind.START, Kind.KING, Kind.KING_STAY, Kind.CASTLE, Kind.FIRST, Kind.KEEP):
         return f"{text}: not during a turn"
-    cost = {Kind.KNIGHT: 2, Kind.MOVE: 1, Kind.BLOCK: 1, Kind.BUY: 1, Kind.SCORE: 1}.get(kind, 0)
+    cost = ACTION_POINTS.get(kind, 0)
     if state.ap < cost:
         return f"{text}: costs {cost} action point{'s' if cost > 1 else ''}, {state.ap} left"
     h, occ = state.heights, state.occ

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 from .board import BoardInfo
+from .master import MasterCard, master_bonus
 from .squares import square_name
+
+if TYPE_CHECKING:
+    from .rules import Rules
 
 
 @dataclass(frozen=True)
@@ -93,3 +99,34 @@ def advance(scores: list[int], seat: int, points: int) -> None:
     while target in others:
         target += 1
     scores[seat] = target
+
+
+def score_phase(rules: "Rules", info: BoardInfo, knights: list[list[int]], king: int, phase: int,
+                scores: list[int] | tuple[int, ...], start: int, master_card: int) -> PhaseScoring:
+    """The scoring of ``phase`` on this board, without changing anything: castles, then the king's bonus, then
+    the master card's bonus, each moved along the track seat by seat in the scoring order."""
+    from .rules import ScoringOrder
+
+    n = len(knights)
+    before = tuple(scores)
+    track = list(scores)
+    if rules.scoring_order is ScoringOrder.TRACK and phase > 0:
+        order = sorted(range(n), key=lambda s: (-track[s], (s - start) % n))
+    else:
+        order = [(start + i) % n for i in range(n)]
+    castles = castle_scores(info, knights)
+    for seat in order:
+        advance(track, seat, sum(c.points for c in castles if c.seat == seat))
+    bonus = king_bonus(info, knights, king, phase, rules.king_bonus)
+    for seat in order:
+        advance(track, seat, bonus[seat])
+    extra = [0] * n
+    if master_card >= 0:
+        extra = master_bonus(MasterCard(master_card), phase, info, knights)
+        for seat in order:
+            advance(track, seat, extra[seat])
+    king_castle: tuple[str, ...] = ()
+    if king >= 0 and info.cid[king] >= 0:
+        king_castle = tuple(square_name(s) for s in info.squares[info.cid[king]])
+    return PhaseScoring(phase, tuple(order), tuple(castles), king_castle, tuple(bonus), tuple(extra), before,
+                        tuple(track))

@@ -21,7 +21,7 @@ from .master import MasterCard, master_bonus
 from .rules import (
     CardMode, NextStarter, PhaseEndBlocks, Rules, ScoringOrder, StackChoice, StartPlayer,
 )
-from .scoring import PhaseScoring, advance, castle_scores, king_bonus
+from .scoring import PhaseScoring, advance, score_phase
 from .squares import parse_square, square_name
 
 if TYPE_CHECKING:
@@ -569,30 +569,16 @@ class GameState:
         self.ap = self.rules.action_points
         self._begin_turn()
 
+    def scoring_now(self) -> PhaseScoring:
+        """The scoring this phase would give if it ended now (public: it needs no hidden fact)."""
+        return score_phase(self.rules, self._info, self.knights, self.king, self.phase, self.scores, self.start,
+                           self.master_card)
+
     def _score_phase(self) -> None:
         r = self.rules
-        before = tuple(self.scores)
-        if r.scoring_order is ScoringOrder.TRACK and self.phase > 0:
-            order = sorted(range(self.n), key=lambda s: (-self.scores[s], (s - self.start) % self.n))
-        else:
-            order = [(self.start + i) % self.n for i in range(self.n)]
-        info = self._info
-        castles = castle_scores(info, self.knights)
-        for seat in order:
-            advance(self.scores, seat, sum(c.points for c in castles if c.seat == seat))
-        bonus = king_bonus(info, self.knights, self.king, self.phase, r.king_bonus)
-        for seat in order:
-            advance(self.scores, seat, bonus[seat])
-        extra = [0] * self.n
-        if self.master_card >= 0:
-            extra = master_bonus(MasterCard(self.master_card), self.phase, info, self.knights)
-            for seat in order:
-                advance(self.scores, seat, extra[seat])
-        king_castle: tuple[str, ...] = ()
-        if self.king >= 0 and info.cid[self.king] >= 0:
-            king_castle = tuple(square_name(s) for s in info.squares[info.cid[self.king]])
-        self.scorings.append(PhaseScoring(self.phase, tuple(order), tuple(castles), king_castle, tuple(bonus),
-                                          tuple(extra), before, tuple(self.scores)))
+        scoring = self.scoring_now()
+        self.scores = list(scoring.after)
+        self.scorings.append(scoring)
         # Blocks left at the end of a phase: returned (000_…) or kept for the next Year (002_…).
         for seat in range(self.n):
             left = sum(self.stacks[seat])

@@ -12,10 +12,23 @@ from dataclasses import dataclass
 from typing import Any
 
 from .actions import DECODE, Kind, format_action
+from .board import board_info
 from .cards import N_CARD_TYPES, Card
 from .rules import CardMode, Rules
-from .scoring import PhaseScoring
+from .scoring import PhaseScoring, score_phase
 from .state import GameState, Stage
+
+
+#: The seat number of the public view: what a spectator (or a log everybody reads) may know.
+SPECTATOR = -1
+
+
+def action_text_for(action_id: int, actor: int, seat: int) -> str | None:
+    """The notation of an action as ``seat`` may learn it, or ``None`` when the action itself is hidden from that
+    seat: which card another seat kept (the draw was public through ``buy``; what came of it is not)."""
+    if DECODE[action_id][0] is Kind.KEEP and actor != seat:
+        return None
+    return format_action(action_id)
 
 
 @dataclass(frozen=True)
@@ -58,18 +71,20 @@ class SeatView:
 
     @classmethod
     def of(cls, state: GameState, seat: int) -> "SeatView":
+        """``seat``'s view; ``seat`` = :data:`SPECTATOR` gives the public view (no seat's cards at all)."""
+        if not (seat == SPECTATOR or 0 <= seat < state.n):
+            raise ValueError(f"no seat {seat} in a {state.n}-player game")
         mine = state.current == seat
-        deck_known = tuple(c if k else -1 for c, k in zip(state.decks[seat], state.known[seat]))
-        history = tuple(
-            "keep ?" if DECODE[a][0] is Kind.KEEP and actor != seat else format_action(a)
-            for a, actor in zip(state.history, state.actors))
+        own = seat != SPECTATOR
+        deck_known = tuple(c if k else -1 for c, k in zip(state.decks[seat], state.known[seat])) if own else ()
+        history = tuple(action_text_for(a, actor, seat) or "keep ?" for a, actor in zip(state.history, state.actors))
         return cls(
             seat=seat, rules=state.rules, players=state.n, stage=state.stage, current=state.current,
             phase=state.phase, round=state.round, turn=state.turn, start=state.start, ap=state.ap,
             buys=state.buys, played=state.played, turn_stack=state.turn_stack, heights=bytes(state.heights),
             occupancy=bytes(state.occ), knights=tuple(tuple(k) for k in state.knights), king=state.king,
             scores=tuple(state.scores), supply=state.supply, stacks=tuple(tuple(s) for s in state.stacks),
-            carry=tuple(state.carry), hand=tuple(state.hands[seat]),
+            carry=tuple(state.carry), hand=tuple(state.hands[seat]) if own else (0,) * N_CARD_TYPES,
             fresh=tuple(state.fresh) if mine else (0,) * N_CARD_TYPES,
             drawn=tuple(state.drawn) if mine else (), deck_known=deck_known,
             hand_sizes=tuple(sum(h) for h in state.hands), deck_sizes=tuple(len(d) for d in state.decks),
@@ -79,6 +94,11 @@ class SeatView:
             legal=tuple(state.legal_action_ids()) if mine and state.stage is not Stage.OVER else (),
             position=state.position(seat),
         )
+
+    def scoring_now(self) -> PhaseScoring:
+        """The scoring the current phase would give if it ended now (all of it is public)."""
+        return score_phase(self.rules, board_info(self.heights), [list(k) for k in self.knights], self.king,
+                           min(self.phase, 2), self.scores, self.start, self.master_card)
 
     def unseen_cards(self) -> list[int]:
         """The cards this seat cannot see, as a list of card types (with repeats)."""
@@ -173,6 +193,7 @@ class SeatView:
         """A JSON-ready dict of the view (what a server sends to this seat)."""
         from .squares import square_name
 
+        info = board_info(self.heights)
         return {
             "seat": self.seat,
             "rules": self.rules.to_text(),
@@ -181,11 +202,15 @@ class SeatView:
             "current": self.current,
             "phase": self.phase + 1,
             "round": self.round + 1,
+            "rounds": len(self.rules.stacks_for(self.players)[min(self.phase, 2)]),
+            "turn": self.turn,
+            "start": self.start,
             "ap": self.ap,
             "buys": self.buys,
             "played": self.played,
             "turn_stack": self.turn_stack,
             "heights": list(self.heights),
+            "castles": list(info.cid),
             "knights": [[square_name(sq) for sq in k] for k in self.knights],
             "king": square_name(self.king) if self.king >= 0 else None,
             "scores": list(self.scores),
@@ -201,7 +226,24 @@ class SeatView:
             "common_size": self.common_size,
             "discards": [{Card(c).text: n for c, n in enumerate(d) if n} for d in self.discards],
             "master_card": self.master_card,
+            "scorings": [scoring_to_json(s) for s in self.scorings],
+            "scoring_now": scoring_to_json(self.scoring_now()) if self.stage is not Stage.OVER else None,
             "history": list(self.history),
             "legal": [format_action(a) for a in self.legal],
             "position": self.position,
         }
+
+
+def scoring_to_json(scoring: PhaseScoring) -> dict[str, Any]:
+    """A phase scoring as plain JSON (phase 1-based)."""
+    return {
+        "phase": scoring.phase + 1,
+        "order": list(scoring.order),
+        "castles": [{"seat": c.seat, "squares": list(c.castle), "area": c.area, "level": c.level,
+                     "points": c.points} for c in scoring.castles],
+        "king_castle": list(scoring.king_castle),
+        "king_bonus": list(scoring.king_bonus),
+        "master_bonus": list(scoring.master_bonus),
+        "before": list(scoring.before),
+        "after": list(scoring.after),
+    }
