@@ -264,6 +264,10 @@ def shift_moves(state: "GameState") -> list[tuple[int, int]]:
     return out
 
 
+#: Actions that name a square to leave and a square to reach, which must differ.
+_TWO_SQUARE_KINDS = frozenset({Kind.MOVE, Kind.GATE, Kind.SHIFT, Kind.REDEPLOY})
+
+
 def explain_illegal(state: "GameState", action_id: int) -> str:
     """Why ``action_id`` is not legal here, in one line naming the rule."""
     from .state import Stage
@@ -299,6 +303,11 @@ def explain_illegal(state: "GameState", action_id: int) -> str:
             " with no knight on it" if stage is not Stage.KING_MOVE else "")
     if kind in (Kind.START, Kind.KING, Kind.KING_STAY, Kind.CASTLE, Kind.FIRST, Kind.KEEP):
         return f"{text}: not during a turn"
+    # What the action says is wrong whatever the turn holds, so it is named before anything the player could
+    # change (action points, cards): a move onto its own square is never legal, however many points are left.
+    if kind in _TWO_SQUARE_KINDS and a == b:
+        piece = "block" if kind is Kind.SHIFT else "knight"
+        return f"{text}: a {piece} must move to another square"
     cost = ACTION_POINTS.get(kind, 0)
     if state.ap < cost:
         return f"{text}: costs {cost} action point{'s' if cost > 1 else ''}, {state.ap} left"

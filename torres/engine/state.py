@@ -16,7 +16,7 @@ from .actions import (
     DECODE, KEEP_TABLE, Action, Kind, PLAY_KINDS, format_action, parse_action_id,
 )
 from .board import BoardInfo, board_info, board_info_after_block
-from .cards import N_CARD_TYPES
+from .cards import N_CARD_TYPES, Card
 from .master import MasterCard, master_bonus
 from .rules import (
     CardMode, NextStarter, PhaseEndBlocks, Rules, ScoringOrder, StackChoice, StartPlayer,
@@ -230,13 +230,33 @@ class GameState:
         return self._to_id(action) in set(self.legal_action_ids())
 
     def parse(self, text: str) -> Action:
-        """Parse ``text`` as an action that is legal here; ``IllegalActionError`` says why not."""
+        """Parse ``text`` as an action that is legal here; ``IllegalActionError`` says why not.
+
+        After a ``buy``, ``keep <card>`` alone is short for keeping that card and putting the other drawn cards
+        under the deck in the order they were drawn (docs/notation.md); the action is stored in full."""
+        text = self._with_default_return(text)
         try:
             action_id = parse_action_id(text)
         except ValueError as exc:
             raise IllegalActionError(str(exc)) from None
         self._check(action_id)
         return Action(action_id)
+
+    def _with_default_return(self, text: str) -> str:
+        """``keep <card>`` → ``keep <card> bottom:<the others, top first>`` while cards are drawn (players rarely
+        care where the others go, and spelling them all out is the notation's hardest form); any other text as
+        it is."""
+        words = text.lower().split()
+        if self.stage is not Stage.KEEP or len(words) != 2 or words[0] != "keep" or len(self.drawn) < 2:
+            return text
+        try:
+            kept = int(Card.parse(words[1]))
+        except ValueError:
+            return text
+        if kept not in self.drawn:
+            return text  # the full check says which cards were drawn
+        others = [Card(c).text for c in self.drawn if c != kept]
+        return f"keep {Card(kept).text} bottom:{','.join(others)}"
 
     # --- making and taking back actions -------------------------------------------------------------------
     def push(self, action: Action | int | str, check: bool = True) -> None:
