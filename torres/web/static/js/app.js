@@ -1,0 +1,224 @@
+// The single page app: routing by location.pathname, the header (language switch), the home page
+// (new game, my games, replay upload, rules link), joining by invite and the rules page.
+
+import { h, clear, api } from "./dom.js";
+import { t, getLang, setLang, onLangChange, editionName, levelName, speedName } from "./i18n.js";
+import * as store from "./store.js";
+import { gamePage, seatNames } from "./game.js";
+import { replayPage } from "./replay.js";
+import { dot } from "./panels.js";
+
+const main = document.getElementById("app");
+let cleanup = () => {};
+let routeToken = 0;
+
+export function navigate(path, replace = false) {
+  if (replace) history.replaceState(null, "", path);
+  else history.pushState(null, "", path);
+  route();
+}
+
+async function route() {
+  const token = ++routeToken;
+  cleanup();
+  cleanup = () => {};
+  document.title = t("app_title");
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  let m;
+  let done;
+  if (path === "/") done = homePage(main);
+  else if ((m = path.match(/^\/game\/([\w-]+)$/))) done = gamePage(main, m[1]);
+  else if ((m = path.match(/^\/join\/([\w-]+)\/([\w-]+)$/))) done = joinPage(main, m[1], m[2]);
+  else if ((m = path.match(/^\/replay\/([\w-]+)$/))) done = replayPage(main, m[1]);
+  else if (path === "/replay") done = replayPage(main, null);
+  else if (path === "/rules") done = rulesPage(main);
+  else done = notFound(main);
+  const fn = await done;
+  if (token !== routeToken) { if (typeof fn === "function") fn(); return; }
+  cleanup = typeof fn === "function" ? fn : () => {};
+  window.scrollTo(0, 0);
+}
+
+function notFound(root) {
+  clear(root).append(h("div", { class: "page narrow" }, h("h2", {}, t("not_found")), h("a", { href: "/", "data-link": "" }, t("back_home"))));
+}
+
+// ---- header ----
+function header() {
+  const el = document.getElementById("header");
+  clear(el).append(
+    h("a", { href: "/", "data-link": "", class: "brand", id: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♜"), " Torres"),
+    h("nav", {}, h("a", { href: "/", "data-link": "", id: "nav-home" }, t("nav_home")),
+      h("a", { href: "/rules", "data-link": "", id: "nav-rules" }, t("nav_rules")),
+      h("a", { href: "/replay", "data-link": "", id: "nav-replay" }, t("nav_replay"))),
+    h("div", { class: "lang", role: "group", "aria-label": t("lang") },
+      ["en", "de"].map((l) => h("button", { type: "button", id: "lang-" + l, "data-testid": "lang-" + l, class: getLang() === l ? "on" : null,
+        "aria-pressed": getLang() === l ? "true" : "false", onclick: () => setLang(l) }, l.toUpperCase()))));
+}
+
+// ---- home ----
+async function homePage(root) {
+  clear(root);
+  const formBox = h("section", { class: "card-box new-game", id: "new-game-box" }, h("h2", {}, t("new_game")), h("p", { class: "loading" }, t("loading")));
+  const gamesBox = h("section", { class: "card-box my-games", id: "my-games" }, h("h2", {}, t("my_games")), h("p", { class: "loading" }, t("loading")));
+  root.append(h("div", { class: "page home" },
+    h("p", { class: "intro" }, t("intro")),
+    h("div", { class: "home-grid" }, formBox, h("div", {}, gamesBox,
+      h("section", { class: "card-box links" },
+        h("p", {}, h("a", { href: "/rules", "data-link": "", id: "rules-link" }, "📜 ", t("rules_link"))),
+        h("p", {}, h("a", { href: "/replay", "data-link": "", id: "upload-link" }, "⏯ ", t("upload_record"))))))));
+  let meta;
+  try { meta = await api("/api/meta"); } catch (e) {
+    meta = { editions: ["riogrande", "ravensburger", "hebrew", "idw", "yucata"], levels: ["beginner", "casual", "strong", "expert"],
+      card_modes: ["own", "common"], speeds: ["slow", "normal", "fast", "instant"] };
+  }
+  newGameForm(formBox, meta);
+  myGames(gamesBox);
+}
+
+function newGameForm(box, meta) {
+  const saved = store.pref("newgame", {});
+  const levels = meta.levels || ["beginner", "casual", "strong", "expert"];
+  const state = {
+    players: saved.players || 2, edition: saved.edition || meta.editions[0], card_mode: saved.card_mode || "",
+    master: !!saved.master, hotseat: !!saved.hotseat, bot_speed: saved.bot_speed || "normal",
+    seats: saved.seats || [
+      { kind: "human", level: "expert", name: "" }, { kind: "bot", level: "expert", name: "" },
+      { kind: "bot", level: "strong", name: "" }, { kind: "bot", level: "casual", name: "" }],
+  };
+  const err = h("p", { class: "error", role: "alert", id: "new-game-error" });
+  const seatsBox = h("div", { class: "seats", id: "seats" });
+  const sel = (id, value, options, onchange) => h("select", { id, onchange: (ev) => onchange(ev.target.value) },
+    options.map(([v, label]) => h("option", { value: v, selected: String(value) === String(v) }, label)));
+
+  function drawSeats() {
+    clear(seatsBox);
+    for (let s = 0; s < state.players; s++) {
+      const seat = state.seats[s];
+      seatsBox.append(h("div", { class: "seat-row", "data-seat": s },
+        h("span", { class: "seat-label" }, dot(s), t("seat", { n: s + 1 })),
+        sel(`seat-${s}-kind`, seat.kind, [["human", t("human")], ["bot", t("bot")]], (v) => { seat.kind = v; drawSeats(); }),
+        seat.kind === "bot" ? sel(`seat-${s}-level`, seat.level, levels.map((l) => [l, levelName(l)]), (v) => { seat.level = v; }) : h("span", { class: "level-gap" }),
+        h("input", { id: `seat-${s}-name`, type: "text", maxlength: 24, value: seat.name, "aria-label": t("name"),
+          placeholder: seat.kind === "bot" ? t("default_bot", { level: levelName(seat.level) }) : t("default_human", { n: s + 1 }),
+          oninput: (ev) => { seat.name = ev.target.value; } })));
+    }
+  }
+
+  const form = h("form", { id: "new-game", onsubmit: async (ev) => {
+    ev.preventDefault();
+    err.textContent = "";
+    const button = form.querySelector("#create-game");
+    button.disabled = true;
+    button.textContent = t("creating");
+    const seats = state.seats.slice(0, state.players).map((s, i) => ({
+      kind: s.kind, level: s.kind === "bot" ? s.level : null,
+      name: s.name.trim() || (s.kind === "bot" ? t("default_bot", { level: levelName(s.level) }) : t("default_human", { n: i + 1 })),
+    }));
+    const body = { players: state.players, edition: state.edition, card_mode: state.card_mode || null, master: state.master,
+      seats, hotseat: state.hotseat, bot_speed: state.bot_speed };
+    store.setPref("newgame", state);
+    try {
+      const res = await api("/api/games", { json: body });
+      store.saveGame(res.id, { tokens: res.tokens || {}, invites: res.invites || {}, hotseat: state.hotseat, creator: true });
+      navigate(`/game/${res.id}`);
+    } catch (e) {
+      err.textContent = t("error", { msg: e.message });
+      button.disabled = false;
+      button.textContent = t("create");
+    }
+  } },
+  h("div", { class: "form-grid" },
+    h("label", {}, t("players"), sel("players", state.players, [[2, "2"], [3, "3"], [4, "4"]], (v) => { state.players = Number(v); drawSeats(); })),
+    h("label", {}, t("edition"), sel("edition", state.edition, meta.editions.map((e) => [e, editionName(e)]), (v) => { state.edition = v; })),
+    h("label", {}, t("card_mode"), sel("card-mode", state.card_mode, [["", t("card_mode_default")], ...(meta.card_modes || ["own", "common"]).map((m) => [m, t("card_mode_" + m)])], (v) => { state.card_mode = v; })),
+    h("label", {}, t("bot_speed"), sel("bot-speed", state.bot_speed, (meta.speeds || ["slow", "normal", "fast", "instant"]).map((s) => [s, speedName(s)]), (v) => { state.bot_speed = v; }))),
+  h("label", { class: "check" }, h("input", { type: "checkbox", id: "master", checked: state.master, onchange: (ev) => { state.master = ev.target.checked; } }), t("master")),
+  seatsBox,
+  h("label", { class: "check" }, h("input", { type: "checkbox", id: "hotseat", checked: state.hotseat, onchange: (ev) => { state.hotseat = ev.target.checked; } }), t("hotseat")),
+  h("button", { type: "submit", class: "btn primary big", id: "create-game", "data-testid": "create-game" }, t("create")), err);
+  drawSeats();
+  clear(box).append(h("h2", {}, t("new_game")), form);
+}
+
+async function myGames(box) {
+  const ids = store.gameIds().slice(0, 100);
+  if (!ids.length) { clear(box).append(h("h2", {}, t("my_games")), h("p", { class: "muted" }, t("no_games"))); return; }
+  let games = [];
+  try { games = (await api(`/api/games?ids=${ids.map(encodeURIComponent).join(",")}`)).games || []; } catch (e) { games = []; }
+  const byId = new Map(games.map((g) => [g.id, g]));
+  const known = ids.map((id) => byId.get(id)).filter(Boolean);
+  const playing = known.filter((g) => g.status !== "finished");
+  const finished = known.filter((g) => g.status === "finished");
+  const item = (g) => {
+    const names = seatNames(g, g.players);
+    const mine = store.localSeats(g.id);
+    let line;
+    if (g.status === "finished") {
+      line = h("span", {}, t("won", { names: (g.winners || []).map((s) => names[s]).join(" & ") }), " · ",
+        g.scores.map((v, s) => h("span", { class: "score-chip" }, dot(s), String(v))));
+    } else {
+      const myTurn = mine.includes(g.current) && g.seats[g.current] && g.seats[g.current].kind === "human";
+      line = h("span", { class: myTurn ? "your-turn" : null }, myTurn ? t("your_turn") : t("turn_of", { name: names[g.current] }),
+        g.phase ? h("small", { class: "muted" }, " · " + t("round_phase", { phase: g.phase, round: g.round })) : null);
+    }
+    return h("li", { class: "game-item", "data-game": g.id },
+      h("div", { class: "gi-main" }, h("a", { href: `/game/${g.id}`, "data-link": "" }, h("b", {}, names.join(" · "))),
+        h("div", { class: "muted small" }, editionName(g.edition), " · ", line)),
+      h("div", { class: "gi-actions" },
+        g.status === "finished" ? h("a", { class: "btn small", href: `/replay/${g.id}`, "data-link": "" }, t("watch_replay")) : null,
+        h("a", { class: "btn small", href: `/game/${g.id}`, "data-link": "" }, t("open")),
+        h("button", { type: "button", class: "btn ghost small", title: t("forget"), onclick: () => { store.forget(g.id); myGames(box); } }, "✕")));
+  };
+  clear(box).append(h("h2", {}, t("my_games")),
+    playing.length ? [h("h3", {}, t("in_progress")), h("ul", { class: "game-list", id: "games-playing" }, playing.map(item))] : null,
+    finished.length ? [h("h3", {}, t("finished")), h("ul", { class: "game-list", id: "games-finished" }, finished.map(item))] : null,
+    !known.length ? h("p", { class: "muted" }, t("no_games")) : null);
+}
+
+// ---- join by invite ----
+async function joinPage(root, gameId, invite) {
+  clear(root).append(h("p", { class: "loading" }, t("joining")));
+  try {
+    const res = await api(`/api/games/${encodeURIComponent(gameId)}/join`, { json: { invite } });
+    store.setToken(gameId, res.seat, res.token);
+    navigate(`/game/${gameId}`, true);
+  } catch (e) {
+    if (store.localSeats(gameId).length) { navigate(`/game/${gameId}`, true); return; }
+    clear(root).append(h("div", { class: "page narrow" }, h("h2", {}, t("join_failed", { msg: e.message })),
+      h("p", {}, h("a", { href: `/game/${gameId}`, "data-link": "" }, t("open"))), h("p", {}, h("a", { href: "/", "data-link": "" }, t("back_home")))));
+  }
+}
+
+// ---- rules ----
+async function rulesPage(root) {
+  const box = h("article", { class: "card-box rules", id: "rules" }, h("p", { class: "loading" }, t("loading")));
+  clear(root).append(h("div", { class: "page narrow" }, box));
+  const load = async () => {
+    try {
+      const res = await api(`/api/rules/${getLang()}`);
+      box.innerHTML = res.html;
+      box.setAttribute("lang", getLang());
+    } catch (e) { clear(box).append(h("p", { class: "error" }, t("error", { msg: e.message }))); }
+  };
+  await load();
+  const off = onLangChange(load);
+  return off;
+}
+
+// ---- start ----
+document.addEventListener("click", (ev) => {
+  const a = ev.target.closest && ev.target.closest("a[data-link]");
+  if (!a || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.button !== 0) return;
+  ev.preventDefault();
+  navigate(a.getAttribute("href"));
+});
+window.addEventListener("popstate", route);
+onLangChange(() => {
+  header();
+  const path = location.pathname;
+  if (path === "/" || path === "" || path === "/replay") route(); // the game and replay pages redraw themselves
+});
+document.documentElement.lang = getLang();
+header();
+route();

@@ -1,0 +1,63 @@
+// Tiny DOM helpers: h() builds HTML elements, svg() SVG elements; attributes starting with "on" become listeners.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+function build(el, attrs, children) {
+  if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k.startsWith("on") && typeof v === "function") el.addEventListener(k.slice(2), v);
+      else if (k === "class") el.setAttribute("class", Array.isArray(v) ? v.filter(Boolean).join(" ") : v);
+      else if (k === "dataset") Object.assign(el.dataset, v);
+      else if (k === "text") el.textContent = v;
+      else if (k === "html") el.innerHTML = v;
+      else if (k === "value" && "value" in el) el.value = v;
+      else if (k === "checked" || k === "disabled" || k === "selected") el[k] = !!v;
+      else el.setAttribute(k, v === true ? "" : v);
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    if (Array.isArray(c)) append(el, c);
+    else if (c instanceof Node) el.appendChild(c);
+    else el.appendChild(document.createTextNode(String(c)));
+  }
+}
+
+export function h(tag, attrs, ...children) { return build(document.createElement(tag), attrs, children); }
+export function svg(tag, attrs, ...children) { return build(document.createElementNS(SVG_NS, tag), attrs, children); }
+export function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); return el; }
+
+/** Squares: "c6" <-> index rank*8+file (a1 = 0, h8 = 63), as in docs/notation.md. */
+export const FILES = "abcdefgh";
+export function squareIndex(name) { return (Number(name[1]) - 1) * 8 + FILES.indexOf(name[0]); }
+export function squareName(i) { return FILES[i % 8] + String(Math.floor(i / 8) + 1); }
+
+export const PLAYER_COLOURS = ["#d8413b", "#2f6fd0", "#e6b923", "#3c9a4a"];
+export const PLAYER_CLASSES = ["p0", "p1", "p2", "p3"];
+
+export async function api(path, options = {}) {
+  const init = { headers: { Accept: "application/json" }, ...options };
+  if (options.json !== undefined) {
+    init.method = init.method || "POST";
+    init.body = typeof options.json === "string" ? options.json : JSON.stringify(options.json);
+    init.headers["Content-Type"] = "application/json";
+    delete init.json;
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    let msg = data && data.detail !== undefined ? data.detail : res.statusText;
+    if (typeof msg !== "string") msg = JSON.stringify(msg);
+    const err = new Error(msg);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}

@@ -1,0 +1,238 @@
+// Everything around the board: status (phase, round, whose turn, action points, stacks), players and the
+// scoring track, the own hand, the master card, the game log in words, phase scoring tables, the final ranking.
+
+import { h, svg, PLAYER_COLOURS } from "./dom.js";
+import { t, cardName, cardText, masterName, masterText, editionName, levelName } from "./i18n.js";
+
+const SETUP = { castles: "setup_castle", knights: "setup_start", king_setup: "setup_king" };
+const STAGE = { keep: "stage_keep", king_move: "stage_king_move", choose_first: "stage_choose_first", over: "stage_over" };
+
+export function dot(seat) { return h("span", { class: "dot p" + seat, "aria-hidden": "true" }); }
+export function who(names, seat) { return h("span", { class: "who p" + seat }, dot(seat), names[seat] || t("someone")); }
+
+function edition(view) { return String(view.rules || "").split(":")[0]; }
+
+/** The status strip: edition, phase and round, who acts and what they are doing, action points, turn stack. */
+export function statusPanel(view, ctx) {
+  const setup = SETUP[view.stage];
+  const where = view.stage === "over" ? t("stage_over")
+    : setup ? t("setup") : `${t("phase", { n: view.phase })} · ${t("round", { n: Math.min(view.round, view.rounds), m: view.rounds })}`;
+  const mine = ctx.mySeat !== null && ctx.mySeat === view.current && view.stage !== "over";
+  const name = ctx.names[view.current];
+  const line = view.stage === "over" ? t("game_over_ranking")
+    : mine ? t("you_to_play", { name }) : t("to_play", { name });
+  const doing = setup ? t(setup) : STAGE[view.stage] ? t(STAGE[view.stage]) : null;
+  const apBox = view.stage === "turn" ? h("div", { class: "ap", id: "ap", title: t("ap_left", { n: view.ap }) },
+    h("span", { class: "ap-num" }, String(view.ap)), h("span", { class: "ap-label" }, t("ap")),
+    h("span", { class: "pips" }, Array.from({ length: Math.max(view.ap, 0) }, () => h("i", { class: "pip p" + view.current })))) : null;
+  const stack = view.stage === "turn" ? h("div", { class: "turn-stack", id: "turn-stack" },
+    h("span", { class: "label" }, t("turn_stack") + ": "),
+    view.turn_stack >= 0 ? blocks(view.turn_stack, view.current) : h("em", {}, t("no_stack"))) : null;
+  return h("section", { class: ["status", mine ? "mine" : null], id: "status" },
+    h("div", { class: "where" }, h("b", {}, editionName(edition(view))), " · ", where),
+    h("div", { class: "turn-line" }, view.stage !== "over" ? dot(view.current) : null, h("span", { id: "turn-text" }, line),
+      doing ? h("span", { class: "doing" }, " — " + doing) : null),
+    h("div", { class: "turn-row" }, apBox, stack));
+}
+
+/** `n` blocks drawn as a little tower, with the number. */
+export function blocks(n, seat) {
+  return h("span", { class: "blocks", title: t("blocks", { n }) },
+    h("span", { class: "tower" }, Array.from({ length: Math.min(n, 8) }, () => h("i", {}))),
+    h("b", {}, String(n)));
+}
+
+/** One row per player: name, score (+now), knights, stacks, cards. */
+export function playersPanel(view, ctx) {
+  const now = view.scoring_now;
+  const rows = [];
+  for (let s = 0; s < view.players; s++) {
+    const seat = ctx.seats && ctx.seats[s];
+    const gain = now ? now.after[s] - now.before[s] : 0;
+    const info = seat && seat.kind === "bot" ? t("bot_level", { level: levelName(seat.level) })
+      : s === ctx.mySeat ? t("you") : seat && seat.online === false ? t("offline") : "";
+    const perPlayer = ctx.knightsPerPlayer || null;
+    rows.push(h("li", { class: ["player", "p" + s, s === view.current && view.stage !== "over" ? "acting" : null], "data-player": s },
+      h("div", { class: "pname" }, who(ctx.names, s), info ? h("small", {}, " " + info) : null),
+      h("div", { class: "pscore", "data-testid": "score-" + s }, h("b", {}, String(view.scores[s])),
+        now && view.stage !== "over" ? h("small", { class: "now", title: t("if_now") }, t("points_now", { n: gain })) : null),
+      h("div", { class: "pmeta" },
+        h("span", { title: t("knights") }, "♞ ", String(view.knights[s].length) + (perPlayer ? "/" + perPlayer : "")),
+        h("span", { class: "pstacks", title: t("stacks_left") }, view.stacks[s].length
+          ? view.stacks[s].map((n) => blocks(n, s)) : "–",
+          view.carry && view.carry[s] ? h("small", {}, " +" + view.carry[s]) : null),
+        h("span", { title: t("cards") }, "🂠 ", String(view.hand_sizes[s]),
+          ownDecks(view) ? h("small", { title: t("deck") }, " / " + view.deck_sizes[s]) : null))));
+  }
+  return h("section", { class: "players", id: "players" }, h("ul", {}, rows), scoreTrack(view, ctx));
+}
+
+function ownDecks(view) { return (view.deck_sizes || []).some((n) => n > 0); }
+
+/** The scoring track: every player's marker on a line from 0 to a round number above the leader. */
+export function scoreTrack(view, ctx) {
+  const top = Math.max(50, Math.ceil((Math.max(...view.scores) + 5) / 25) * 25);
+  const w = 400, hgt = 20 + view.players * 9;
+  const g = svg("svg", { viewBox: `0 0 ${w} ${hgt}`, class: "track", role: "img", "aria-label": t("scoring_track") });
+  g.append(svg("line", { x1: 10, y1: 12, x2: w - 10, y2: 12, class: "track-line" }));
+  for (let v = 0; v <= top; v += 5) {
+    const x = 10 + (w - 20) * v / top;
+    g.append(svg("line", { x1: x, y1: v % 25 ? 9 : 5, x2: x, y2: v % 25 ? 15 : 19, class: "tick" }));
+    if (v % 25 === 0) g.append(svg("text", { x, y: hgt - 1, "text-anchor": "middle", class: "tick-label" }, String(v)));
+  }
+  view.scores.forEach((v, s) => {
+    const x = 10 + (w - 20) * v / top;
+    g.append(svg("circle", { cx: x, cy: 12 - (view.players - 1) * 2 + s * 4, r: 6, fill: PLAYER_COLOURS[s], class: "marker" },
+      svg("title", {}, `${ctx.names[s]}: ${v}`)));
+  });
+  return h("div", { class: "track-box", title: t("scoring_track") }, g);
+}
+
+/** A card as a tile; `extra` may add a count or a "new" tag. */
+export function cardTile(card, attrs = {}, ...extra) {
+  return h("button", { type: "button", class: ["card", "c-" + card, attrs.class], "data-card": card, title: cardText(card),
+    onclick: attrs.onclick, disabled: attrs.disabled },
+    h("span", { class: "card-icon", "aria-hidden": "true" }, CARD_ICONS[card] || "?"),
+    h("span", { class: "card-name" }, cardName(card)), ...extra);
+}
+
+const CARD_ICONS = { climb: "⇈", lift: "⬆", build: "▣", gate: "⛩", diagonal: "⤢", six: "6", seven: "7", shift: "⇄", redeploy: "↻", vault: "⤼" };
+
+/** The own hand, face up (only for the seat this page plays). */
+export function handPanel(view, ctx) {
+  const cards = Object.entries(view.hand || {});
+  const fresh = view.fresh || {};
+  const playable = new Set((view.legal || []).filter((a) => a.card && a.kind !== "keep").map((a) => a.card));
+  const list = cards.length ? h("div", { class: "hand-cards" }, cards.map(([card, n]) =>
+    cardTile(card, {
+      class: [playable.has(card) ? "playable" : null, ctx.selectedCard === card ? "chosen" : null].filter(Boolean).join(" "),
+      onclick: () => ctx.onCard && ctx.onCard(card),
+    }, n > 1 ? h("span", { class: "count" }, "×" + n) : null,
+    fresh[card] ? h("span", { class: "fresh" }, t("new_card")) : null)))
+    : h("p", { class: "muted" }, t("no_cards"));
+  return h("section", { class: "hand", id: "hand", "data-seat": view.seat }, h("h3", {}, t("your_cards")), list);
+}
+
+/** The cards every seat holds (replay: nothing is secret any more). */
+export function allHandsPanel(hands, names) {
+  return h("section", { class: "hand all-hands" }, hands.map((hand, s) => h("div", { class: "hand-row" }, who(names, s), ": ",
+    Object.keys(hand).length ? Object.entries(hand).map(([c, n]) => h("span", { class: "mini-card", "data-card": c, title: cardText(c) },
+      cardName(c) + (n > 1 ? " ×" + n : ""))) : h("span", { class: "muted" }, "–"))));
+}
+
+export function masterPanel(view) {
+  if (view.master_card === undefined || view.master_card < 0) return null;
+  return h("section", { class: "master", id: "master" }, h("h3", {}, t("master_card"), ": ", masterName(view.master_card)),
+    h("p", {}, masterText(view.master_card)));
+}
+
+export function supplyLine(view) {
+  const parts = [t("supply", { n: view.supply })];
+  if (view.common_size) parts.push(t("common_deck", { n: view.common_size }));
+  return h("p", { class: "supply muted" }, parts.join(" · "));
+}
+
+/** Who took each action of `history`: the server's `actors` when it sends them, else `known` (from live
+ * events), else a guess that walks back from the seat to act, one seat per ended turn. */
+export function actorsOf(view, known = []) {
+  const hist = view.history || [];
+  if (Array.isArray(view.actors) && view.actors.length === hist.length) return view.actors;
+  const n = view.players;
+  const out = new Array(hist.length).fill(null);
+  let cur = view.current; // walking back: the seat that took the action after this one
+  for (let i = hist.length - 1; i >= 0; i--) {
+    const a = hist[i];
+    const turnEnds = a === "end" || /^(start|castle|first) /.test(a) || (/^king /.test(a) && !hist.slice(0, i).includes("end"));
+    out[i] = known[i] !== undefined && known[i] !== null ? known[i] : turnEnds ? (cur - 1 + n) % n : cur;
+    cur = out[i];
+  }
+  return out;
+}
+
+/** One action in words, e.g. "Ann moved a knight c5→c6". */
+export function describe(action, seat, names, ctx = {}) {
+  const name = names[seat] !== undefined ? names[seat] : t("someone");
+  const p = action.split(" ");
+  const sq = p[1];
+  if (/^[a-h][1-8]-[a-h][1-8]$/.test(action)) { const [from, to] = action.split("-"); return t("log_move", { name, from, to }); }
+  switch (p[0]) {
+    case "start": return t("log_start", { name, sq });
+    case "castle": return t("log_castle", { name, sq });
+    case "king": return sq === "stay" ? t("log_king_stay", { name }) : t(ctx.setup ? "log_king_setup" : "log_king", { name, sq });
+    case "first": return t("log_first", { name, other: names[Number(sq)] || sq });
+    case "knight": return t("log_knight", { name, sq });
+    case "stack": return t("log_stack", { name, n: sq });
+    case "block": return t("log_block", { name, sq });
+    case "buy": return t("log_buy", { name });
+    case "keep": return sq && sq !== "?" && ctx.own ? t("log_keep_own", { name, card: cardName(sq) }) : t("log_keep", { name });
+    case "score": return t("log_score", { name });
+    case "end": return t("log_end", { name });
+    case "play": {
+      const card = cardName(p[1]);
+      const arg = p[2];
+      if (!arg) return t("log_play", { name, card });
+      if (arg.includes("-")) { const [from, to] = arg.split("-"); return t("log_play_move", { name, card, from, to }); }
+      return t("log_play_sq", { name, card, sq: arg });
+    }
+    default: return `${name}: ${action}`;
+  }
+}
+
+/** The log entries (newest last) for a history with its actors; phase scorings marked in between. */
+export function logEntries(history, actors, names, ownSeat, scoringAt = []) {
+  const entries = [];
+  let setup = true;
+  history.forEach((a, i) => {
+    if (a === "end" || a.startsWith("stack ")) setup = false;
+    entries.push({ seat: actors[i], text: describe(a, actors[i], names, { setup, own: actors[i] === ownSeat }), action: a, i });
+    const k = scoringAt.indexOf(i + 1);
+    if (k >= 0) entries.push({ scoring: k + 1, text: t("log_scoring", { n: k + 1 }) });
+  });
+  return entries;
+}
+
+export function logPanel(entries) {
+  const list = h("ol", { class: "log-list", id: "log" }, entries.length ? entries.map((e) =>
+    e.scoring ? h("li", { class: "log-scoring" }, e.text)
+      : h("li", { class: "p" + e.seat, "data-action": e.action, "data-seat": e.seat }, dot(e.seat), e.text))
+    : h("li", { class: "muted" }, t("no_log")));
+  const box = h("section", { class: "log" }, h("h3", {}, t("log")), list);
+  requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
+  return box;
+}
+
+/** A phase scoring as a table: castles by row, players by column, then the bonuses and the track. */
+export function scoringTable(scoring, names, hasMaster) {
+  const players = scoring.before.length;
+  const castles = [];
+  for (const c of scoring.castles) if (!castles.some((k) => k.join() === c.squares.join())) castles.push(c.squares);
+  const kingKey = (scoring.king_castle || []).join();
+  const head = h("tr", {}, h("th", {}, t("castle_col")), Array.from({ length: players }, (_, s) => h("th", {}, who(names, s))));
+  const rows = castles.map((sqs) => h("tr", { class: sqs.join() === kingKey ? "king-row" : null },
+    h("td", {}, `${sqs[0]} (${sqs.length})`, sqs.join() === kingKey ? h("span", { class: "crown-mark", title: t("king_castle") }, " ♛") : null),
+    Array.from({ length: players }, (_, s) => {
+      const hit = scoring.castles.find((c) => c.seat === s && c.squares.join() === sqs.join());
+      return h("td", { class: hit ? null : "muted" }, hit ? `${hit.area}×${hit.level} = ${hit.points}` : "–");
+    })));
+  if (!rows.length) rows.push(h("tr", {}, h("td", { colspan: players + 1, class: "muted" }, t("no_castle_scored"))));
+  const sum = (s) => scoring.castles.filter((c) => c.seat === s).reduce((a, c) => a + c.points, 0);
+  const foot = [
+    h("tr", { class: "sum" }, h("th", {}, t("castles_total")), Array.from({ length: players }, (_, s) => h("td", {}, String(sum(s))))),
+    h("tr", {}, h("th", {}, t("king_bonus"), " ♛"), scoring.king_bonus.map((b) => h("td", { class: b ? null : "muted" }, b ? "+" + b : "–"))),
+    hasMaster ? h("tr", {}, h("th", {}, t("master_bonus")), scoring.master_bonus.map((b) => h("td", { class: b ? null : "muted" }, b ? "+" + b : "–"))) : null,
+    h("tr", { class: "total" }, h("th", {}, t("total")), scoring.before.map((b, s) => h("td", {}, `${b} → `, h("b", {}, String(scoring.after[s]))))),
+  ];
+  return h("table", { class: "scoring-table", "data-phase": scoring.phase },
+    h("caption", {}, t("scoring_title", { n: scoring.phase })), h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, foot));
+}
+
+/** The final ranking (ties share a place). */
+export function rankingTable(scores, names) {
+  const order = scores.map((v, s) => s).sort((a, b) => scores[b] - scores[a] || a - b);
+  const best = Math.max(...scores);
+  return h("table", { class: "ranking", id: "ranking" }, h("caption", {}, t("final_ranking")),
+    h("tbody", {}, order.map((s) => h("tr", { class: scores[s] === best ? "winner" : null },
+      h("td", {}, `${1 + scores.filter((v) => v > scores[s]).length}.`), h("td", {}, who(names, s),
+        scores[s] === best ? h("span", { class: "crown-mark" }, " ♛ " + t("winner")) : null),
+      h("td", { class: "num" }, h("b", {}, String(scores[s])))))));
+}
