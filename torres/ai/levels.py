@@ -57,11 +57,23 @@ def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
                      weights=_weights(opts))
 
 
+def _policy(seed: int, opts: dict[str, str]) -> Bot:
+    """An environment policy as a seat (torres.env, docs/research.md): ``policy:module=M[:name=N]`` seats
+    ``M.N(seed)`` (``N`` defaults to ``make_policy``)."""
+    module, name = opts.pop("module", ""), opts.pop("name", "make_policy")
+    if not module:
+        raise ValueError("policy needs module=... (e.g. policy:module=examples.masked_random)")
+    from ..env.agents import policy_bot  # needs the env extra (numpy, pettingzoo)
+
+    return policy_bot(module, name, seed)
+
+
 FACTORIES: dict[str, Factory] = {
     "ismcts": _ismcts,
     "random": _random,
     "onestep": _onestep,
     "greedy": _greedy,
+    "policy": _policy,
 }
 
 #: The expert's beam width: strength grew from width 4 to 12 but not from 12 to 24 (twice the time) in the
