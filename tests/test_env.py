@@ -260,3 +260,41 @@ def test_illegal_action() -> None:
         wrapped.step(wrapped.unwrapped.string_to_action("start a1"))
     assert all(wrapped.terminations.values())
     assert wrapped.rewards["player_0"] == -1
+
+
+def test_openspiel_game() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install torres[openspiel])")
+    import torres.env.openspiel  # noqa: F401  (registers python_torres)
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    for params, chance in (({"players": 2}, 20), ({"players": 3, "rules": "yucata:card_mode=common"}, 41),
+                           ({"players": 2, "rules": "idw:master=1"}, 1)):
+        game = pyspiel.load_game("python_torres", params)
+        rng = np.random.RandomState(1)
+        state = game.new_initial_state()
+        chance_nodes = 0
+        while state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+            actions, probs = zip(*outcomes)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+            chance_nodes += 1
+        assert chance_nodes == chance
+        while not state.is_terminal():
+            player = state.current_player()
+            legal = state.legal_actions()
+            if rng.random_sample() < 0.02:
+                sample = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+                assert sample.information_state_string(player) == state.information_state_string(player)
+                assert sample.legal_actions() == legal
+                assert np.array_equal(sample.information_state_tensor(player), state.information_state_tensor(player))
+            state.apply_action(int(rng.choice(legal)))
+        assert sum(state.returns()) == pytest.approx(0.0)
+    game = pyspiel.load_game("python_torres", {"players": 2})
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, np.random.RandomState(2)), uct_c=2.0,
+                           max_simulations=4, random_state=np.random.RandomState(3))
+    assert bot.step(state) in state.legal_actions()
