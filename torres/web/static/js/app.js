@@ -65,8 +65,8 @@ async function homePage(root) {
     h("p", { class: "intro" }, t("intro")),
     h("div", { class: "home-grid" }, formBox, h("div", {}, gamesBox,
       h("section", { class: "card-box links" },
-        h("p", {}, h("a", { href: "/rules", "data-link": "", id: "rules-link" }, "📜 ", t("rules_link"))),
-        h("p", {}, h("a", { href: "/replay", "data-link": "", id: "upload-link" }, "⏯ ", t("upload_record"))))))));
+        h("p", {}, h("a", { href: "/rules", "data-link": "", id: "rules-link" }, t("rules_link"))),
+        h("p", {}, h("a", { href: "/replay", "data-link": "", id: "upload-link" }, t("upload_record"))))))));
   let meta;
   try { meta = await api("/api/meta"); } catch (e) {
     meta = { editions: ["riogrande", "ravensburger", "hebrew", "idw", "yucata"], levels: ["beginner", "casual", "strong", "expert"],
@@ -112,7 +112,7 @@ function newGameForm(box, meta) {
     button.disabled = true;
     button.textContent = t("creating");
     const seats = state.seats.slice(0, state.players).map((s, i) => ({
-      kind: s.kind, level: s.kind === "bot" ? s.level : null,
+      kind: s.kind, level: s.level || "expert",
       name: s.name.trim() || (s.kind === "bot" ? t("default_bot", { level: levelName(s.level) }) : t("default_human", { n: i + 1 })),
     }));
     const body = { players: state.players, edition: state.edition, card_mode: state.card_mode || null, master: state.master,

@@ -11,7 +11,7 @@ const W = LEFT + 8 * S + RIGHT, H = TOP + 8 * S + BOTTOM;
 // Stone from light (level 1) to dark (level 8+): a taller tower reads darker.
 const LEVEL_FILL = ["#e7dcb9", "#dcd2c2", "#c4b7a2", "#ab9c84", "#938268", "#7a6950", "#63543f", "#4e4232", "#3c3327"];
 const LEVEL_SIDE = ["#e7dcb9", "#b9ab92", "#a09079", "#877761", "#6f604b", "#5a4c39", "#463a2b", "#352c20", "#271f17"];
-const KNIGHT_PATH = "M31 82 C31 70 36 61 42 55 C44 52 42 49 38 50 L29 54 C23 56 19 52 21 47 L28 33 C32 25 38 19 46 17 L49 9 L55 16 C68 20 74 31 71 43 C68 55 70 65 71 82 Z";
+const KNIGHT_PATH = "M28 90 L78 90 C80 72 76 58 72 47 C69 35 67 24 59 16 L57 5 L50 13 C40 13 30 20 24 30 L13 47 C11 53 14 58 20 57 L31 53 C35 52 39 54 40 57 C35 64 29 73 28 90 Z";
 const CROWN_PATH = "M18 70 L14 34 L32 50 L50 24 L68 50 L86 34 L82 70 Z";
 
 function xy(sq) { return [LEFT + (sq % 8) * S, TOP + (7 - Math.floor(sq / 8)) * S]; }
@@ -57,8 +57,6 @@ export function renderBoard(container, view, opts = {}) {
       g.append(svg("rect", { x, y, width: S, height: S, fill: LEVEL_SIDE[l] }));
       g.append(svg("rect", { x: x + 2, y: y + 2, width: S - d - 2, height: S - d - 2, fill: LEVEL_FILL[l], class: "top" }));
       g.append(svg("path", { d: `M${x + 2} ${y + S - d} L${x + 2} ${y + 2} L${x + S - d} ${y + 2}`, class: "bevel" }));
-      // a door on each castle block, as on the real tiles
-      g.append(svg("rect", { x: x + (S - d) / 2 - 7, y: y + S - d - 14, width: 14, height: 12, rx: 6, class: "door" }));
       const light = l <= 3;
       g.append(svg("rect", { x: x + 6, y: y + 6, width: 30, height: 30, rx: 7, class: ["lvl-badge", light ? "light" : "dark"] }));
       g.append(svg("text", { x: x + 21, y: y + 29, class: ["lvl", light ? "light" : "dark"], "text-anchor": "middle" }, String(level)));
@@ -124,7 +122,8 @@ export function renderBoard(container, view, opts = {}) {
       if (isSel) g.append(svg("circle", { r: 42, class: "sel-ring" }));
       else if (sel) g.append(svg("circle", { r: 39, class: "can-ring" }));
       g.append(svg("circle", { r: 31, fill: PLAYER_COLOURS[seat], class: "token" }));
-      g.append(svg("path", { d: KNIGHT_PATH, transform: "translate(-26 -27) scale(0.54)", class: "horse" }));
+      g.append(svg("path", { d: KNIGHT_PATH, transform: "translate(-25 -27) scale(0.54)", class: "horse" }));
+      g.append(svg("circle", { cx: -4, cy: -11, r: 2.6, class: "eye" }));
       g.append(svg("title", {}, `${(opts.names && opts.names[seat]) || "seat " + seat} · ${name} · level ${heights[sq]}`));
       pieces.append(g);
     }

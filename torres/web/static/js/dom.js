@@ -54,7 +54,8 @@ export async function api(path, options = {}) {
   try { data = await res.json(); } catch (e) { data = null; }
   if (!res.ok) {
     let msg = data && data.detail !== undefined ? data.detail : res.statusText;
-    if (typeof msg !== "string") msg = JSON.stringify(msg);
+    if (Array.isArray(msg)) msg = msg.map((d) => (d && d.msg) || JSON.stringify(d)).join("; ");
+    else if (typeof msg !== "string") msg = JSON.stringify(msg);
     const err = new Error(msg);
     err.status = res.status;
     throw err;

@@ -247,6 +247,10 @@ export async function gamePage(root, gameId, app) {
       names: nm, onSquare, interactive: myTurn(),
     });
     boardBox.classList.toggle("my-turn", myTurn());
+    // hooks for tests and tools: what this page shows now
+    Object.assign(page.dataset, { version: conn.version === null ? "" : String(conn.version), stage: view.stage,
+      current: String(view.current), seat: st.seat === null ? "" : String(st.seat), myTurn: myTurn() ? "1" : "0",
+      history: String((view.history || []).length) });
 
     clear(statusArea).append(P.statusPanel(view, { names: nm, mySeat: st.seat }));
     renderControls(view, nm);
@@ -315,7 +319,7 @@ export async function gamePage(root, gameId, app) {
       h("button", { type: "button", class: "btn ghost", id: "btn-undo", "data-testid": "undo", disabled: !undoable,
         onclick: () => { if (canUndo()) { conn.undo(); st.sel = null; } } }, "↶ ", t("btn_undo")),
       h("button", { type: "button", class: "btn ghost", id: "btn-hint", "data-testid": "hint", disabled: !myTurn(),
-        onclick: () => { if (myTurn()) { st.hintWaiting = true; st.hint = null; conn.hint(); render(); } } }, "💡 ", t("btn_hint")));
+        onclick: () => { if (myTurn()) { st.hintWaiting = true; st.hint = null; conn.hint(); render(); } } }, "? ", t("btn_hint")));
     parts.push(row);
     // notation with completion
     if (st.seat !== null && st.view.stage !== "over") {
@@ -349,7 +353,7 @@ export async function gamePage(root, gameId, app) {
       extras.push(h("button", { type: "button", class: "btn ghost small", id: "btn-notify", onclick: async () => {
         try { await Notification.requestPermission(); } catch (e) { /* ignore */ }
         render();
-      } }, "🔔 ", t("btn_notify")));
+      } }, t("btn_notify")));
     }
     if (extras.length) parts.push(h("div", { class: "extras" }, extras));
     clear(controls).append(...parts);

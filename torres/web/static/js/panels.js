@@ -61,7 +61,7 @@ export function playersPanel(view, ctx) {
         h("span", { class: "pstacks", title: t("stacks_left") }, view.stacks[s].length
           ? view.stacks[s].map((n) => blocks(n, s)) : "–",
           view.carry && view.carry[s] ? h("small", {}, " +" + view.carry[s]) : null),
-        h("span", { title: t("cards") }, "🂠 ", String(view.hand_sizes[s]),
+        h("span", { title: t("cards") }, h("i", { class: "card-glyph" }), " ", String(view.hand_sizes[s]),
           ownDecks(view) ? h("small", { title: t("deck") }, " / " + view.deck_sizes[s]) : null))));
   }
   return h("section", { class: "players", id: "players" }, h("ul", {}, rows), scoreTrack(view, ctx));
@@ -92,11 +92,28 @@ export function scoreTrack(view, ctx) {
 export function cardTile(card, attrs = {}, ...extra) {
   return h("button", { type: "button", class: ["card", "c-" + card, attrs.class], "data-card": card, title: cardText(card),
     onclick: attrs.onclick, disabled: attrs.disabled },
-    h("span", { class: "card-icon", "aria-hidden": "true" }, CARD_ICONS[card] || "?"),
+    cardIcon(card),
     h("span", { class: "card-name" }, cardName(card)), ...extra);
 }
 
-const CARD_ICONS = { climb: "⇈", lift: "⬆", build: "▣", gate: "⛩", diagonal: "⤢", six: "6", seven: "7", shift: "⇄", redeploy: "↻", vault: "⤼" };
+// Small drawings for the cards (24×24, stroked), so no emoji font is needed.
+const CARD_ICONS = {
+  climb: "M5 14l7-7 7 7M5 21l7-7 7 7",
+  lift: "M6 15h12v6H6zM12 12V3M8 7l4-4 4 4",
+  build: "M4 11h16v10H4zM12 2v7M8.5 5.5h7",
+  gate: "M5 21V10a7 7 0 0 1 14 0v11M9 21v-7a3 3 0 0 1 6 0v7",
+  diagonal: "M5 19L19 5M10 5h9v9",
+  six: "M16 4c-5 0-9 4-9 10a5 5 0 1 0 5-5c-2 0-4 1-5 3",
+  seven: "M6 4h12L10 21",
+  shift: "M3 9h15M14 5l4 4-4 4M21 16H6M10 12l-4 4 4 4",
+  redeploy: "M19 12a7 7 0 1 1-2-5M19 3v5h-5",
+  vault: "M4 20c2-12 14-12 16 0M16 17l4 3 1-5M12 20h0",
+};
+
+function cardIcon(card) {
+  return svg("svg", { viewBox: "0 0 24 24", class: "card-icon", "aria-hidden": "true" },
+    svg("path", { d: CARD_ICONS[card] || "M6 6h12v12H6z" }), card === "vault" ? svg("circle", { cx: 12, cy: 19, r: 2.2, class: "fill" }) : null);
+}
 
 /** The own hand, face up (only for the seat this page plays). */
 export function handPanel(view, ctx) {
@@ -142,7 +159,9 @@ export function actorsOf(view, known = []) {
   let cur = view.current; // walking back: the seat that took the action after this one
   for (let i = hist.length - 1; i >= 0; i--) {
     const a = hist[i];
-    const turnEnds = a === "end" || /^(start|castle|first) /.test(a) || (/^king /.test(a) && !hist.slice(0, i).includes("end"));
+    const setupKing = (k) => k < hist.length && /^king /.test(hist[k]) && !hist.slice(0, k).includes("end");
+    const turnEnds = a === "end" || /^first /.test(a) || setupKing(i)
+      || (/^(start|castle) /.test(a) && !setupKing(i + 1));
     out[i] = known[i] !== undefined && known[i] !== null ? known[i] : turnEnds ? (cur - 1 + n) % n : cur;
     cur = out[i];
   }

@@ -102,11 +102,11 @@ function viewer(root, data, opts) {
     const btn = (id, label, fn, disabled, title) => h("button", { type: "button", class: "btn", id, "data-testid": id, disabled, title, onclick: fn }, label);
     clear(controls).append(
       h("div", { class: "buttons" },
-        btn("replay-first", "⏮", () => go(0), i === 0, t("replay_start")),
+        btn("replay-first", "|◀", () => go(0), i === 0, t("replay_start")),
         btn("replay-prev", "◀", () => go(i - 1), i === 0),
-        btn("replay-play", timer ? "⏸ " + t("replay_pause") : "▶ " + t("replay_play"), play, false),
+        btn("replay-play", timer ? t("replay_pause") : t("replay_play"), play, false),
         btn("replay-next", "▶", () => go(i + 1), i === last),
-        btn("replay-last", "⏭", () => go(last), i === last, t("replay_end")),
+        btn("replay-last", "▶|", () => go(last), i === last, t("replay_end")),
         h("span", { class: "frame-no", id: "replay-frame", "data-frame": i }, t("frame", { i, n: last }))),
       slider,
       h("div", { class: "buttons" }, scorings.map((k, n) => h("button", { type: "button", class: ["btn", "small", "replay-scoring", i === k ? "on" : null],
