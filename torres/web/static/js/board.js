@@ -58,8 +58,8 @@ export function renderBoard(container, view, opts = {}) {
       g.append(svg("rect", { x: x + 2, y: y + 2, width: S - d - 2, height: S - d - 2, fill: LEVEL_FILL[l], class: "top" }));
       g.append(svg("path", { d: `M${x + 2} ${y + S - d} L${x + 2} ${y + 2} L${x + S - d} ${y + 2}`, class: "bevel" }));
       const light = l <= 3;
-      g.append(svg("rect", { x: x + 6, y: y + 6, width: 30, height: 30, rx: 7, class: ["lvl-badge", light ? "light" : "dark"] }));
-      g.append(svg("text", { x: x + 21, y: y + 29, class: ["lvl", light ? "light" : "dark"], "text-anchor": "middle" }, String(level)));
+      g.append(svg("rect", { x: x + 5, y: y + 5, width: 34, height: 34, rx: 8, class: ["lvl-badge", light ? "light" : "dark"] }));
+      g.append(svg("text", { x: x + 22, y: y + 32, class: ["lvl", light ? "light" : "dark"], "text-anchor": "middle" }, String(level)));
     }
     g.append(svg("title", {}, level ? `${name} · level ${level}` : name));
     base.append(g);

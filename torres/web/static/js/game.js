@@ -4,7 +4,7 @@
 import { h, clear, api } from "./dom.js";
 import { t, cardName, cardText, onLangChange, speedName } from "./i18n.js";
 import { Connection, statusBanner } from "./connection.js";
-import { renderBoard, squaresIn } from "./board.js";
+import { renderBoard, squaresIn, squareRect } from "./board.js";
 import * as P from "./panels.js";
 import * as store from "./store.js";
 
@@ -220,10 +220,14 @@ export async function gamePage(root, gameId, app) {
         optionLabel(a), h("code", {}, a.action))),
       h("button", { type: "button", class: "btn ghost", onclick: closeChooser }, t("btn_cancel")));
     clear(overlay).append(box);
-    const wrap = boardBox.getBoundingClientRect();
-    const root = boardBox.querySelector("svg").getBoundingClientRect();
-    box.style.left = Math.max(8, Math.min(window.innerWidth - 280, root.left + root.width / 2 - 130)) + "px";
-    box.style.top = (window.scrollY + wrap.top + 40) + "px";
+    // next to the square: below it if there is room, else above
+    const r = squareRect(boardBox, name);
+    const bw = box.offsetWidth, bh = box.offsetHeight;
+    const left = Math.max(8, Math.min(document.documentElement.clientWidth - bw - 8, r.left + r.width / 2 - bw / 2));
+    const below = r.top + r.height + 6;
+    const top = below + bh < window.innerHeight ? below : Math.max(8, r.top - bh - 6);
+    box.style.left = left + window.scrollX + "px";
+    box.style.top = top + window.scrollY + "px";
   }
   function closeChooser() { const c = overlay.querySelector("#chooser"); if (c) c.remove(); }
 
@@ -264,9 +268,11 @@ export async function gamePage(root, gameId, app) {
       parts.push(h("section", { class: "over-box" }, P.rankingTable(view.scores, nm),
         h("p", {}, h("a", { href: `/replay/${gameId}`, "data-link": "", id: "replay-link", class: "btn" }, t("watch_replay")))));
     }
-    parts.push(P.playersPanel(view, { names: nm, seats: st.game.seats, mySeat: st.seat }));
+    const invites = invitesPanel(nm);
+    if (invites && invites.open) parts.unshift(invites);
+    parts.push(P.playersPanel(view, { names: nm, seats: st.game.seats, mySeat: st.seat, localSeats: local() }));
     parts.push(P.masterPanel(view), P.supplyLine(view));
-    parts.push(invitesPanel(nm));
+    if (invites && !invites.open) parts.push(invites);
     parts.push(P.logPanel(P.logEntries(view.history || [], actors, nm, st.seat, scoringAt)));
     clear(side).append(...parts.filter(Boolean));
 
@@ -277,11 +283,11 @@ export async function gamePage(root, gameId, app) {
     const L = legal();
     const parts = [];
     if (st.hint || st.hintWaiting) {
-      parts.push(h("div", { class: "hint-box", id: "hint-box" }, h("b", {}, t("hint_title"), ": "),
+      const acts = st.hint ? st.hint.actions : [];
+      parts.push(h("div", { class: "hint-box", id: "hint-box", title: st.hint ? st.hint.text : "" }, h("b", {}, t("hint_title"), ": "),
         st.hintWaiting ? t("hint_wait") : [
-          st.hint.actions.length ? t("hint_first", { text: P.describe(st.hint.actions[0], st.seat, nm, { own: true }) }) : "",
-          st.hint.actions.length > 1 ? h("small", {}, " · " + st.hint.actions.slice(1).join(", ")) : null,
-          st.hint.text ? h("div", { class: "muted" }, st.hint.text) : null]));
+          acts.length ? h("span", { class: "hint-first" }, t("hint_first") + " ", h("code", { class: "chip now" }, acts[0])) : null,
+          acts.length > 1 ? h("span", { class: "hint-rest" }, acts.slice(1).map((a) => [" → ", h("code", { class: "chip" }, a)])) : null]));
     }
     // a card chosen from the hand
     if (st.sel && st.sel.type === "card") {
@@ -314,7 +320,7 @@ export async function gamePage(root, gameId, app) {
         "data-testid": "act-" + a.action.replace(/\s+/g, "-"), onclick: () => send(a.action) }, label));
     }
     const undoable = canUndo();
-    const row = h("div", { class: "buttons", id: "action-buttons" }, buttons,
+    const row = st.seat === null ? h("div", { class: "buttons", id: "action-buttons" }) : h("div", { class: "buttons", id: "action-buttons" }, buttons,
       h("span", { class: "spacer" }),
       h("button", { type: "button", class: "btn ghost", id: "btn-undo", "data-testid": "undo", disabled: !undoable,
         onclick: () => { if (canUndo()) { conn.undo(); st.sel = null; } } }, "↶ ", t("btn_undo")),

@@ -21,7 +21,7 @@ export function statusPanel(view, ctx) {
   const name = ctx.names[view.current];
   const line = view.stage === "over" ? t("game_over_ranking")
     : mine ? t("you_to_play", { name }) : t("to_play", { name });
-  const doing = setup ? t(setup) : STAGE[view.stage] ? t(STAGE[view.stage]) : null;
+  const doing = view.stage === "over" ? null : setup ? t(setup) : STAGE[view.stage] ? t(STAGE[view.stage]) : null;
   const apBox = view.stage === "turn" ? h("div", { class: "ap", id: "ap", title: t("ap_left", { n: view.ap }) },
     h("span", { class: "ap-num" }, String(view.ap)), h("span", { class: "ap-label" }, t("ap")),
     h("span", { class: "pips" }, Array.from({ length: Math.max(view.ap, 0) }, () => h("i", { class: "pip p" + view.current })))) : null;
@@ -50,7 +50,8 @@ export function playersPanel(view, ctx) {
     const seat = ctx.seats && ctx.seats[s];
     const gain = now ? now.after[s] - now.before[s] : 0;
     const info = seat && seat.kind === "bot" ? t("bot_level", { level: levelName(seat.level) })
-      : s === ctx.mySeat ? t("you") : seat && seat.online === false ? t("offline") : "";
+      : s === ctx.mySeat ? t("you") : (ctx.localSeats || []).includes(s) ? ""
+        : seat && seat.claimed === false ? t("waiting") : seat && seat.online === false ? t("offline") : "";
     const perPlayer = ctx.knightsPerPlayer || null;
     rows.push(h("li", { class: ["player", "p" + s, s === view.current && view.stage !== "over" ? "acting" : null], "data-player": s },
       h("div", { class: "pname" }, who(ctx.names, s), info ? h("small", {}, " " + info) : null),
