@@ -200,7 +200,7 @@ def assert_no_foreign_cards(page: Page, seat: int, foreign_keeps: set[str]) -> N
 # ----------------------------------------------------------------------------------------------------------------
 
 
-def test_play_a_whole_game_against_a_bot_by_clicking(browser: Any, live_server: str) -> None:
+def test_play_a_whole_game_against_a_bot_by_clicking(browser: Any, live_server: str, tmp_path: Path) -> None:
     page = Page(browser)
     game = create_game(page, live_server, [("human", "", "Ann"), ("bot", "beginner", "Bob")])
     p = page.page
@@ -254,6 +254,16 @@ def test_play_a_whole_game_against_a_bot_by_clicking(browser: Any, live_server: 
     ARTIFACTS.mkdir(exist_ok=True)
     p.screenshot(path=str(ARTIFACTS / "replay-end.png"))
 
+    # the downloaded record, uploaded again, replays the same game
+    record = p.request.get(live_server + href).text()
+    path = tmp_path / "game.json"
+    path.write_text(record)
+    p.goto(f"{live_server}/replay")
+    p.set_input_files("#record-file", str(path))
+    p.click("#upload-submit")
+    p.wait_for_selector("#replay-slider")
+    assert p.get_attribute("#replay-slider", "max") == str(len(json.loads(record)["actions"]))
+
 
 def test_refresh_keeps_the_seat(browser: Any, live_server: str) -> None:
     page = Page(browser)
@@ -269,6 +279,23 @@ def test_refresh_keeps_the_seat(browser: Any, live_server: str) -> None:
     other.goto(p.url)
     other.wait_for_selector("#game-page[data-seat='0']")
     other.close()
+
+
+def test_a_dropped_connection_shows_a_banner_and_resumes(browser: Any, server_process: Any) -> None:
+    base = server_process.start().url
+    page = Page(browser)
+    create_game(page, base, [("human", "", "Ann"), ("bot", "beginner", "Bob")])
+    p = page.page
+    p.wait_for_selector("#game-page[data-my-turn='1']")
+    version = page.version
+    server_process.kill()
+    p.wait_for_selector("#conn-banner.lost:not([hidden])")
+    assert "reconnecting" in p.inner_text("#conn-banner")
+    server_process.start()
+    p.wait_for_selector("#conn-banner", state="hidden", timeout=20000)
+    assert page.attr("seat") == "0" and page.version == version and page.attr("my-turn") == "1"
+    hellos = [m for m in page.sent if m["type"] == "hello"]
+    assert len(hellos) >= 2 and hellos[-1]["version"] == version and hellos[-1]["token"]
 
 
 def test_undo_takes_back_an_action_in_my_turn(browser: Any, live_server: str) -> None:
