@@ -100,7 +100,7 @@ function newGameForm(box, meta) {
         sel(`seat-${s}-kind`, seat.kind, [["human", t("human")], ["bot", t("bot")]], (v) => { seat.kind = v; drawSeats(); }),
         seat.kind === "bot" ? sel(`seat-${s}-level`, seat.level, levels.map((l) => [l, levelName(l)]), (v) => { seat.level = v; }) : h("span", { class: "level-gap" }),
         h("input", { id: `seat-${s}-name`, type: "text", maxlength: 24, value: seat.name, "aria-label": t("name"),
-          placeholder: seat.kind === "bot" ? t("default_bot", { level: levelName(seat.level) }) : t("default_human", { n: s + 1 }),
+          placeholder: seat.kind === "bot" ? t("default_bot", { n: s + 1, level: levelName(seat.level) }) : t("default_human", { n: s + 1 }),
           oninput: (ev) => { seat.name = ev.target.value; } })));
     }
   }
@@ -113,7 +113,7 @@ function newGameForm(box, meta) {
     button.textContent = t("creating");
     const seats = state.seats.slice(0, state.players).map((s, i) => ({
       kind: s.kind, level: s.level || "expert",
-      name: s.name.trim() || (s.kind === "bot" ? t("default_bot", { level: levelName(s.level) }) : t("default_human", { n: i + 1 })),
+      name: s.name.trim() || (s.kind === "bot" ? t("default_bot", { n: i + 1, level: levelName(s.level) }) : t("default_human", { n: i + 1 })),
     }));
     const body = { players: state.players, edition: state.edition, card_mode: state.card_mode || null, master: state.master,
       seats, hotseat: state.hotseat, bot_speed: state.bot_speed };

@@ -268,12 +268,14 @@ export async function gamePage(root, gameId, app) {
       parts.push(h("section", { class: "over-box" }, P.rankingTable(view.scores, nm),
         h("p", {}, h("a", { href: `/replay/${gameId}`, "data-link": "", id: "replay-link", class: "btn" }, t("watch_replay")))));
     }
+    if (st.lower && st.lower.form) parts.push(st.lower.form);
     const invites = invitesPanel(nm);
     if (invites && invites.open) parts.unshift(invites);
     parts.push(P.playersPanel(view, { names: nm, seats: st.game.seats, mySeat: st.seat, localSeats: local() }));
     parts.push(P.masterPanel(view), P.supplyLine(view));
     if (invites && !invites.open) parts.push(invites);
     parts.push(P.logPanel(P.logEntries(view.history || [], actors, nm, st.seat, scoringAt)));
+    if (st.lower && st.lower.extras) parts.push(st.lower.extras);
     clear(side).append(...parts.filter(Boolean));
 
     renderOverlays(view, nm);
@@ -327,6 +329,13 @@ export async function gamePage(root, gameId, app) {
       h("button", { type: "button", class: "btn ghost", id: "btn-hint", "data-testid": "hint", disabled: !myTurn(),
         onclick: () => { if (myTurn()) { st.hintWaiting = true; st.hint = null; conn.hint(); render(); } } }, "? ", t("btn_hint")));
     parts.push(row);
+    clear(controls).append(...parts);
+    st.lower = lowerControls(L, nm);
+  }
+
+  /** The notation box and the small settings: shown under the hand. */
+  function lowerControls(L, nm) {
+    const lower = { form: null, extras: null };
     // notation with completion
     if (st.seat !== null && st.view.stage !== "over") {
       const input = h("input", { id: "notation", type: "text", list: "legal-list", autocomplete: "off", spellcheck: "false",
@@ -343,7 +352,7 @@ export async function gamePage(root, gameId, app) {
         }
       } }, input, h("datalist", { id: "legal-list" }, L.map((a) => h("option", { value: a.action }))),
       h("button", { type: "submit", class: "btn", id: "btn-send", disabled: !myTurn() }, t("btn_send")));
-      parts.push(form);
+      lower.form = form;
     }
     const extras = [];
     if ((st.view.scorings || []).length) {
@@ -361,8 +370,8 @@ export async function gamePage(root, gameId, app) {
         render();
       } }, t("btn_notify")));
     }
-    if (extras.length) parts.push(h("div", { class: "extras" }, extras));
-    clear(controls).append(...parts);
+    if (extras.length) lower.extras = h("div", { class: "extras" }, extras);
+    return lower;
   }
 
   function canUndo() {
