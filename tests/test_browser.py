@@ -75,7 +75,7 @@ class Page:
 
 
 def create_game(page: Page, base: str, seats: list[tuple[str, str, str]], hotseat: bool = False,
-                speed: str = "instant") -> str:
+                speed: str = "instant", master: bool = False) -> str:
     """Fill in the New game form: seats as (kind, level, name)."""
     p = page.page
     p.goto(base + "/")
@@ -88,6 +88,8 @@ def create_game(page: Page, base: str, seats: list[tuple[str, str, str]], hotsea
         p.fill(f"#seat-{s}-name", name)
     if hotseat:
         p.check("#hotseat")
+    if master:
+        p.check("#master")
     p.click("#create-game")
     p.wait_for_url(re.compile(r".*/game/[\w-]+$"))
     page.wait_ready()
@@ -307,6 +309,52 @@ def test_a_dropped_connection_shows_a_banner_and_resumes(browser: Any, server_pr
     assert page.attr("seat") == "0" and page.version == version and page.attr("my-turn") == "1"
     hellos = [m for m in page.sent if m["type"] == "hello"]
     assert len(hellos) >= 2 and hellos[-1]["version"] == version and hellos[-1]["token"]
+
+
+def test_cards_are_played_by_clicking(browser: Any, live_server: str) -> None:
+    """Master version: every card in hand from the start. A card's own targets light up once it is chosen."""
+    page = Page(browser)
+    create_game(page, live_server, [("human", "", "Ann"), ("bot", "beginner", "Bob")], master=True)
+    p = page.page
+    rng = random.Random(2)
+    counters = {"moved": 1, "built": 0}
+    while not (page.attr("stage") == "turn" and page.attr("my-turn") == "1"):
+        if page.attr("my-turn") != "1":
+            p.wait_for_selector("#game-page[data-my-turn='1']")
+            continue
+        v = page.version
+        step(page, counters, rng)
+        page.wait_version_above(v)
+    stacks = p.locator("#action-buttons [data-action^='stack ']")
+    if stacks.count():
+        v = page.version
+        stacks.first.click()
+        page.wait_version_above(v)
+    assert p.locator("#hand [data-card]").count() == 10
+    played = None
+    for card in ("diagonal", "build", "shift", "seven"):
+        p.click(f"#hand [data-card='{card}']")
+        p.wait_for_selector(f"#card-pop[data-card='{card}']")
+        v = page.version
+        if p.locator("#card-pop [data-testid='play-card']").count():
+            p.click("#card-pop [data-testid='play-card']")
+        elif p.locator("#board .target").count():
+            pick = p.locator("#board .target.k-pick")
+            if pick.count():
+                pick.first.click()
+            real = p.locator("#board .target[data-action]")
+            assert all(a.startswith(f"play {card}") for a in real.evaluate_all("els => els.map(e => e.dataset.action)"))
+            choose(p, real.first)
+        else:
+            p.click("#btn-cancel-card")
+            continue
+        page.wait_version_above(v)
+        played = card
+        break
+    assert played, "no card could be played"
+    last = [m for m in page.acts_sent() if m["type"] == "act"][-1]["action"]
+    assert last.startswith(f"play {played}")
+    assert p.locator("#log li[data-action^='play ']").count() == 1
 
 
 def test_undo_takes_back_an_action_in_my_turn(browser: Any, live_server: str) -> None:
