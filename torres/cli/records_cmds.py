@@ -16,9 +16,10 @@ from rich.console import Console
 from rich.table import Table
 
 from ..ai import Bot, make_bot
-from ..engine import Action, CardMode, GameState, Rules
+from ..engine import Action, GameState
 from ..records import RecordError, ReplayError, dump_record, read_record, record_of, replay, write_record
 from .app import app
+from .options import CardModeAlias, CardsOption, EditionOption, MasterOption, rules_from_options
 
 #: Safety net against a bot that never ends the game (random games take a few hundred actions).
 MAX_ACTIONS = 100_000
@@ -51,13 +52,10 @@ def play_bots(state: GameState, bots: list[Bot], stop_after: int | None = None) 
 def selfplay(
     players: Annotated[int, typer.Option("--players", "-n", min=2, max=4, help="Number of seats (2-4).")] = 2,
     seed: Annotated[int, typer.Option("--seed", "-s", help="Game seed (deals and draws).")] = 0,
-    edition: Annotated[str, typer.Option("--edition", "-e", help="Rules edition: "
-                                         + ", ".join(Rules.edition_names()) + ".")] = "riogrande",
-    master: Annotated[bool, typer.Option("--master", help="The master version (castle setup, master card).")]
-    = False,
-    card_mode: Annotated[Optional[CardMode], typer.Option("--card-mode", help="own: each player's deck; "
-                                                          "common: one shared deck. Default: the edition's.")]
-    = None,
+    edition: EditionOption = None,
+    master: MasterOption = None,
+    cards: CardsOption = None,
+    card_mode: CardModeAlias = None,
     bots: Annotated[str, typer.Option("--bots", help="Comma-separated bot per seat (one name: all seats).")]
     = "random",
     out: Annotated[Optional[Path], typer.Option("--out", "-o", help="Write the record here (default: stdout).")]
@@ -66,13 +64,8 @@ def selfplay(
                                                       "actions (an unfinished record).")] = None,
 ) -> None:
     """Play a game between bots and write its record (JSON)."""
-    overrides: dict[str, Any] = {}
-    if master:
-        overrides["master"] = True
-    if card_mode is not None:
-        overrides["card_mode"] = card_mode
     try:
-        rules = Rules.for_edition(edition, **overrides)
+        rules = rules_from_options(edition, master, cards, card_mode)
     except ValueError as exc:
         _err(str(exc), 2)
     specs = [b.strip() for b in bots.split(",")]

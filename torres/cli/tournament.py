@@ -21,6 +21,7 @@ from ..ai.base import make_bot
 from ..engine.rules import Rules
 from ..engine.state import GameState
 from .app import app
+from .options import CardsOption, EditionOption, MasterOption, rules_from_options
 
 
 @dataclass
@@ -175,7 +176,9 @@ def tournament(
     bots: str = typer.Option(..., help="Comma-separated bots, one per seat, e.g. expert,greedy"),
     games: int = typer.Option(100, help="Number of games"),
     players: int = typer.Option(2, help="Players per game (2–4)"),
-    edition: str = typer.Option("riogrande", help="Edition, with settings, e.g. riogrande:master=1"),
+    edition: EditionOption = None,
+    master: MasterOption = None,
+    cards: CardsOption = None,
     seed: int = typer.Option(0, help="Base seed: the same seed replays the same games"),
     jobs: int = typer.Option(1, help="Parallel processes"),
     json_out: Optional[str] = typer.Option(None, "--json", help="Also write the results as JSON to this file"),
@@ -185,6 +188,7 @@ def tournament(
     names = [b.strip() for b in bots.split(",") if b.strip()]
     command = "torres tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else ""
     try:
+        rules_text = rules_from_options(edition, master, cards).to_text()
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True) as progress:
             start = time.perf_counter()
@@ -192,23 +196,23 @@ def tournament(
             def save(partial: Summary) -> None:
                 if json_out:
                     data = partial.to_json()
-                    data.update({"players": players, "edition": edition, "seed": seed, "partial": True,
+                    data.update({"players": players, "edition": rules_text, "seed": seed, "partial": True,
                                  "wall_seconds": time.perf_counter() - start, "command": command})
                     with open(json_out, "w") as fh:
                         json.dump(data, fh, indent=2)
 
-            summary = run_tournament(names, games, players, edition, seed, jobs, progress, save)
+            summary = run_tournament(names, games, players, rules_text, seed, jobs, progress, save)
             wall = time.perf_counter() - start
     except ValueError as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
-    title = f"{games} games, {players} players, {edition}, seed {seed} ({wall:.0f} s wall)"
+    title = f"{games} games, {players} players, {rules_text}, seed {seed} ({wall:.0f} s wall)"
     console.print(render(summary, title))
     if command:
         console.print(f"[dim]{command}[/dim]")
     if json_out:
         data = summary.to_json()
-        data.update({"players": players, "edition": edition, "seed": seed, "wall_seconds": wall,
+        data.update({"players": players, "edition": rules_text, "seed": seed, "wall_seconds": wall,
                      "command": command})
         with open(json_out, "w") as fh:
             json.dump(data, fh, indent=2)
