@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
@@ -20,6 +21,7 @@ from torres.records import read_record, replay
 
 runner = CliRunner()
 TORRES = Path(sys.executable).parent / "torres"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def run(*args: str) -> Any:
@@ -250,3 +252,69 @@ def test_console_script_selfplay_replay_legal(tmp_path: Path) -> None:
     bad = subprocess.run([str(TORRES), "replay", str(game)], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1
     assert "action 10 ('play seven') is illegal" in bad.stderr
+
+
+# --- one way to name the rules (issue 11) --------------------------------------------------------------------
+def _registered() -> None:
+    for name in COMMAND_MODULES:
+        if name != "serve":  # the server's command imports the server, which these tests do not need
+            importlib.import_module(f"torres.cli.{name}")
+
+
+@pytest.mark.parametrize("command", [
+    ["selfplay", "--players", "2", "--seed", "4"],
+    ["demo", "--players", "2", "--seed", "4", "--delay", "0", "--bots", "random,random"],
+    ["play", "--seats", "bot:random,bot:random", "--seed", "4", "--delay", "0.001"],  # a delay: boards drawn
+    ["tournament", "--bots", "random,random", "--games", "1", "--players", "2"],
+])
+def test_every_command_takes_an_edition_with_settings(command: list[str], tmp_path: Path) -> None:
+    _registered()
+    out = ["--out", str(tmp_path / "r.json")] if command[0] == "selfplay" else []
+    result = run(*command, "--edition", "riogrande:card_mode=common", *out)
+    assert result.exit_code == 0, result.output
+    if command[0] == "selfplay":
+        assert read_record(tmp_path / "r.json")["rules"] == "riogrande:card_mode=common"
+    elif command[0] == "tournament":
+        assert "riogrande:card_mode=common" in result.output
+    else:
+        assert "Rio Grande (common deck)" in result.output
+
+
+@pytest.mark.parametrize("command", [["selfplay"], ["demo", "--players", "2"], ["play", "--seats", "bot,bot"],
+                                     ["tournament", "--bots", "random,random", "--games", "1"]])
+def test_every_command_refuses_a_bad_edition_alike(command: list[str]) -> None:
+    _registered()
+    result = run(*command, "--edition", "riogrande:colour=pink")
+    assert result.exit_code == 2
+    assert "unknown rules setting 'colour'" in result.output + result.stderr
+
+
+def test_the_card_options_are_named_alike(tmp_path: Path) -> None:
+    """--cards everywhere (play's name); selfplay's old --card-mode still works, hidden from the help."""
+    for flag in ("--cards", "--card-mode"):
+        out = tmp_path / f"{flag}.json"
+        result = run("selfplay", "--edition", "idw", flag, "common", "--out", str(out))
+        assert result.exit_code == 0, result.output
+        assert Rules.from_text(read_record(out)["rules"]).card_mode.value == "common"
+    assert "--cards" in run("selfplay", "--help").output and "--card-mode" not in run("selfplay", "--help").output
+    assert "--master" in run("selfplay", "--help").output
+    result = run("selfplay", "--cards", "both")
+    assert result.exit_code == 2 and "--cards is own or common, not 'both'" in result.stderr
+
+
+def test_rules_command_prints_how_to_play() -> None:
+    _registered()
+    from torres.tui.guide import LANGUAGES, how_to_play
+
+    english = how_to_play("en")
+    result = run("rules", "--raw")
+    assert result.exit_code == 0 and result.stdout.strip() == english.strip()
+    assert english.splitlines()[0].lstrip("# ") in run("rules").stdout
+    german = ROOT / "torres" / "data" / LANGUAGES["de"]
+    result = run("rules", "--lang", "de", "--raw")
+    if german.exists():
+        assert result.exit_code == 0 and result.stdout.strip() == german.read_text(encoding="utf-8").strip()
+    else:  # until the translation lands, a clear error rather than the English text
+        assert result.exit_code == 2 and "how-to-play.de.md is missing" in result.stderr
+    result = run("rules", "--lang", "xx")
+    assert result.exit_code == 2 and "no how-to-play text in 'xx' (languages: en, de)" in result.stderr

@@ -14,6 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "records_cmds",
     "bench_cmd",
     "play",
+    "rules_cmd",
     "serve",
 )
 

@@ -15,7 +15,7 @@ except ImportError:  # pragma: no cover - e.g. Windows without pyreadline
     _readline = None  # type: ignore[assignment]
 
 #: Words the prompt understands besides actions.
-COMMANDS = ("help", "undo", "hint", "save ", "board", "cards", "quit")
+COMMANDS = ("help", "undo", "hint", "save ", "board", "cards", "legend", "rules", "quit")
 
 _GROUPS: tuple[tuple[str, frozenset[Kind]], ...] = (
     ("starting castle", frozenset({Kind.CASTLE})),
@@ -56,8 +56,9 @@ def legal_table(legal: Iterable[int]) -> Table:
         table.add_row(title, Text("  ".join(texts)))
     table.add_row("", "")
     table.add_row(Text("commands", style="dim"),
-                  Text("undo · hint · save FILE · board · cards (what each card does) · help/? · quit "
-                       "· Tab completes", style="dim"))
+                  Text("undo · hint · save FILE · board · cards (what each card does) · legend (the screen's "
+                       "symbols) · rules (how to play; rules de: auf Deutsch) · help/? · quit · Tab completes",
+                       style="dim"))
     return table
 
 
@@ -92,6 +93,13 @@ class Completer:
 def ansi_prompt(text: str, colour: int) -> str:
     """A bold coloured prompt that readline measures correctly (escape codes wrapped in \\001…\\002)."""
     return f"\001\033[1;38;5;{colour}m\002{text}\001\033[0m\002 "
+
+
+def forget_typed_lines() -> None:
+    """Empty readline's history: in hot-seat, Up must not bring back what the previous player typed (a ``keep``
+    names the card they kept)."""
+    if _readline is not None:
+        _readline.clear_history()
 
 
 def read_line(prompt: str) -> str | None:

@@ -54,11 +54,17 @@ class LogEntry:
     text: str
 
 
+def knight_mark(seat: int) -> str:
+    """How a seat's knights look on the board: ``♞0`` for seat 0. The number is the engine's seat number, the one
+    ``first N`` takes, so the board, the player list and the start-player choice all count the same way."""
+    return f"♞{seat}"
+
+
 def player_text(seats: Sequence[Seat], seat: int, marker: bool = True) -> Text:
-    """A seat's name in its colour, e.g. ``♞ Ann``."""
+    """A seat's name in its colour, e.g. ``♞0 Ann``."""
     text = Text()
     if marker:
-        text.append("♞ ", style=PLAYER_STYLES[seat])
+        text.append(knight_mark(seat) + " ", style=PLAYER_STYLES[seat])
     text.append(seats[seat].name, style=PLAYER_STYLES[seat])
     return text
 
@@ -95,7 +101,7 @@ def king_castle_squares(view: SeatView) -> set[int]:
 
 def render_board(view: SeatView, highlight: Sequence[int] = ()) -> Text:
     """The 8×8 board, rank 8 at the top: each castle in its own colour with the level on every square,
-    knights as ``♞`` + seat number in their player's colour, the king ``♚`` and a ``♛`` on the king's castle.
+    knights as :func:`knight_mark` (``♞`` + seat number) in their player's colour, the king ``♚`` and a ``♛`` on the king's castle.
     ``highlight`` squares (the last action's) are marked with ``›``."""
     colours = castle_colours(view)
     kings = king_castle_squares(view)
@@ -124,7 +130,7 @@ def render_board(view: SeatView, highlight: Sequence[int] = ()) -> Text:
                         out.append(" ♚  ", style=f"{KING_STYLE} on {bg}")
                     elif occ:
                         out.append(" ", style=f"on {bg}")
-                        out.append(f"♞{occ}", style=f"{PLAYER_STYLES[occ - 1]} on {bg}")
+                        out.append(knight_mark(occ - 1), style=f"{PLAYER_STYLES[occ - 1]} on {bg}")
                         out.append(" ", style=f"on {bg}")
                     else:
                         out.append("    ", style=f"on {bg}")
@@ -185,14 +191,22 @@ def _cards_text(counts: Sequence[int], fresh: Sequence[int] = ()) -> Text:
     return text if text else Text("none", style="dim")
 
 
+#: Stages in which a phase is being played, so that "if the phase ended now" means something.
+PLAYING_STAGES = frozenset({Stage.TURN, Stage.KEEP})
+
+
 def render_players(view: SeatView, seats: Sequence[Seat], compact: bool = False) -> Table:
-    """One row per seat: score (the scoring track), knights placed/left, stacks, cards in hand, deck size."""
+    """One row per seat: score (the scoring track), what the track would say if the phase were scored now,
+    knights placed/left, stacks, cards in hand, deck size."""
     r = view.rules
+    if_now = view.scoring_now().after if view.stage in PLAYING_STAGES else None
     own_decks = r.card_mode is CardMode.OWN and not (r.master or r.full_hand)
     table = Table(box=None, padding=(0, 1), show_edge=False, header_style="dim", pad_edge=False,
                   collapse_padding=True)
     table.add_column("player", no_wrap=True)
     table.add_column("pts" if compact else "score", justify="right", no_wrap=True)
+    if if_now is not None:
+        table.add_column("if now" if compact else "if scored now", justify="right", no_wrap=True)
     table.add_column("kn." if compact else "knights", justify="center", no_wrap=True)
     table.add_column("stacks", no_wrap=True)
     table.add_column("hand" if compact else "cards", justify="right", no_wrap=True)
@@ -200,16 +214,18 @@ def render_players(view: SeatView, seats: Sequence[Seat], compact: bool = False)
         table.add_column("deck", justify="right", no_wrap=True)
     for s in range(view.players):
         to_act = s == view.current and view.stage is not Stage.OVER
-        name = Text("▶ " if to_act else "♞ ", style=PLAYER_STYLES[s])
-        name.append_text(player_text(seats, s, marker=False))
+        name = Text("▶ " if to_act else "  ", style=PLAYER_STYLES[s])
+        name.append_text(player_text(seats, s))
         if not seats[s].human and not compact:
             name.append(f" ({seats[s].level})", style="dim")
         knights = f"{len(view.knights[s])}/{r.knights_per_player}"
         stacks = " ".join(str(h) for h in view.stacks[s]) or "–"
         if view.carry[s]:
             stacks += f" +{view.carry[s]}"
-        row: list[RenderableType] = [name, Text(str(view.scores[s]), style="bold"), knights, stacks,
-                                     str(view.hand_sizes[s])]
+        row: list[RenderableType] = [name, Text(str(view.scores[s]), style="bold")]
+        if if_now is not None:
+            row.append(Text(str(if_now[s]), style="#ffd700"))
+        row += [knights, stacks, str(view.hand_sizes[s])]
         if own_decks:
             row.append(str(view.deck_sizes[s]))
         table.add_row(*row)
@@ -238,8 +254,13 @@ def render_panel(view: SeatView, seats: Sequence[Seat], hand_seat: int | None,
                 stack.append("none yet (stack N)" if compact else "none taken yet (stack N)", style="dim")
             parts.append(stack)
     if view.stage is Stage.CHOOSE_FIRST:
-        parts.append(Text("  " + " · ".join(f"first {s} = {seats[s].name}" for s in range(view.players)),
-                          style="dim"))
+        choices = Text("  ")
+        for s in range(view.players):
+            if s:
+                choices.append(" · ", style="dim")
+            choices.append(f"first {s} = ", style="dim")
+            choices.append_text(player_text(seats, s))
+        parts.append(choices)
     parts.append(Text(""))
     parts.append(render_players(view, seats, compact))
     parts.append(Text(""))
@@ -277,7 +298,51 @@ def render_screen(view: SeatView, seats: Sequence[Seat], hand_seat: int | None, 
     """Board and panel side by side (one above the other on a narrow terminal)."""
     board = render_board(view, highlight)
     panel = render_panel(view, seats, hand_seat, log, log_lines=6 if height >= 34 else 3, compact=width < 100)
-    return beside(board, panel, width)
+    return Group(beside(board, panel, width), legend_line(view, seats))
+
+
+def legend_line(view: SeatView, seats: Sequence[Seat]) -> Text:
+    """The one line under the board that names its symbols (``legend`` explains them at length)."""
+    line = Text()
+    line.append("♚", style=KING_STYLE)
+    line.append(" king  ", style="dim")
+    line.append("♛", style=KING_STYLE)
+    line.append(" king's castle  ", style="dim")
+    for s in range(view.players):
+        line.append_text(player_text(seats, s))
+        line.append("  ")
+    line.append("›", style="bold")
+    line.append(" changed last turn  ", style="dim")
+    line.append("1–9 levels", style="dim")
+    if view.stage in PLAYING_STAGES:
+        line.append("  · if now: points if the phase ended now", style="dim")
+    line.append("  · legend, rules", style="dim")
+    return line
+
+
+def legend_table(view: SeatView, seats: Sequence[Seat]) -> Table:
+    """The ``legend`` command: every symbol of the screen and what it means."""
+    table = Table(box=None, show_header=False, padding=(0, 1))
+    table.add_column(no_wrap=True)
+    table.add_column()
+    table.add_row(Text("♚", style=KING_STYLE), "the king (only the lowest scorer moves him, after a phase's scoring)")
+    table.add_row(Text("♛", style=KING_STYLE), "a square of the king's castle: knights there earn the king's bonus")
+    for s in range(view.players):
+        who = "a person" if seats[s].human else f"a bot ({seats[s].level})"
+        mark = player_text(seats, s, marker=False)
+        table.add_row(Text(knight_mark(s), style=PLAYER_STYLES[s]),
+                      Text.assemble("a knight of ", mark, f" — {PLAYER_COLOUR_NAMES[s]}, seat {s} "
+                                    f"('first {s}' names this player), {who}"))
+    table.add_row(Text("›", style="bold"), "a square the last turn changed (a block placed, a knight moved)")
+    table.add_row(Text("1–9", style="bold"), "the level of a square: how many blocks high it is (castles in "
+                                             "colour, the ground dark)")
+    table.add_row(Text("▶", style="bold"), "the player to act")
+    table.add_row(Text("score", style="bold"), "points on the scoring track")
+    table.add_row(Text("if scored now", style="bold"), "the track if the phase were scored now: castle area × "
+                                                       "your highest knight's level there, plus the king's bonus")
+    table.add_row(Text("kn., knights", style="bold"), "knights on the board / knights a player has")
+    table.add_row(Text("stacks", style="bold"), "block stacks left for the phase's turns (one per turn)")
+    return table
 
 
 def beside(left: RenderableType, right: RenderableType, width: int, need: int = 78) -> RenderableType:
