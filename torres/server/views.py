@@ -37,8 +37,11 @@ def view_json(view: SeatView) -> dict[str, Any]:
 
 
 def seat_view_json(state: GameState, seat: int | None) -> dict[str, Any]:
-    """The view of ``seat`` (``None``: a spectator's public view)."""
-    return view_json(state.view(SPECTATOR if seat is None else seat))
+    """The view of ``seat`` (``None``: a spectator's public view), with the seat that took each action of the
+    history (public: everybody saw who acted)."""
+    data = view_json(state.view(SPECTATOR if seat is None else seat))
+    data["actors"] = list(state.actors)
+    return data
 
 
 def event_json(state: GameState, seat: int | None) -> dict[str, Any] | None:

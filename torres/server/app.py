@@ -1,0 +1,212 @@
+"""The web application: HTTP routes, the websocket, the static front-end (docs/server.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from ..engine.cards import CARD_TEXT
+from ..engine.master import MASTER_TEXT
+from ..engine.rules import EDITIONS, Rules
+from ..engine.state import GameState
+from ..records import RecordError, record_of
+from .bots import SPEEDS, BotDriver, BotPool
+from .protocol import CLIENT_LIMITS, LEVELS, Limits, NewGame, handle_socket
+from .replays import replay_of_record, replay_of_state
+from .rooms import Room, Rooms, progress_of, summary_json
+from .rules_text import rules_html
+from .store import Store
+
+log = logging.getLogger("torres.server")
+
+STATIC = Path(str(resources.files("torres") / "web" / "static"))
+#: Page routes the single page app handles itself.
+PAGES = ("/", "/game/{game_id}", "/join/{game_id}/{invite}", "/replay", "/replay/{game_id}", "/rules")
+#: Finished games' replays kept in memory (they never change).
+REPLAY_CACHE = 64
+
+
+def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
+               client_limits: Limits = CLIENT_LIMITS) -> FastAPI:
+    store = Store(database)
+    rooms = Rooms(store)
+    pool = BotPool(bot_workers)
+    driver = BotDriver(rooms, pool)
+    rooms.on_change = driver.wake
+    replays: dict[str, dict[str, Any]] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        store.create_schema()
+        # Bots whose turn it was when the server stopped play on.
+        for game_id in store.unfinished_ids():
+            room = await rooms.get(game_id)
+            if room is not None:
+                driver.wake(room)
+        yield
+        await driver.close()
+        pool.close()
+        store.close()
+
+    app = FastAPI(title="torres", version="0.1.0", lifespan=lifespan,
+                  description="Play Torres in the browser: games, seats, per-seat views (docs/server.md).")
+    app.add_middleware(GZipMiddleware, minimum_size=2048)
+    app.state.store, app.state.rooms, app.state.driver = store, rooms, driver
+
+    async def room_or_404(game_id: str) -> Room:
+        room = await rooms.get(game_id)
+        if room is None:
+            raise HTTPException(404, f"no game {game_id!r}")
+        return room
+
+    # --- pages -----------------------------------------------------------------------------------------------
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    for path in PAGES:
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static")
+
+    # --- api -------------------------------------------------------------------------------------------------
+    @app.get("/api/meta")
+    async def meta() -> dict[str, Any]:
+        return {
+            "editions": list(EDITIONS),
+            "levels": list(LEVELS),
+            "card_modes": ["own", "common"],
+            "speeds": list(SPEEDS),
+            "cards": {card.text: text for card, text in CARD_TEXT.items()},
+            "master_cards": {card.text: text for card, text in MASTER_TEXT.items()},
+        }
+
+    @app.get("/api/rules/{lang}")
+    async def rules(lang: str) -> dict[str, str]:
+        try:
+            return {"lang": lang, "html": rules_html(lang)}
+        except LookupError as exc:
+            raise HTTPException(404, str(exc)) from None
+
+    @app.post("/api/games", status_code=201)
+    async def create_game(body: NewGame) -> dict[str, Any]:
+        try:
+            rules = body.rules()
+        except ValueError as exc:
+            raise HTTPException(400, str(exc)) from None
+        seed = secrets.randbits(63)
+        state = GameState(body.players, seed, rules)
+        humans = [i for i, s in enumerate(body.seats) if s.kind == "human"]
+        claim = humans if body.hotseat else humans[:1]
+        game_id, tokens, invites = store.create_game(
+            rules=rules.to_text(), players=body.players, seed=seed, hotseat=body.hotseat, bot_speed=body.bot_speed,
+            seats=[(s.kind, s.bot_level if s.kind == "bot" else None, s.display_name(i))
+                   for i, s in enumerate(body.seats)],
+            claim=claim, progress=progress_of(state))
+        room = await room_or_404(game_id)
+        driver.wake(room)
+        return {"id": game_id, "version": room.version, "tokens": {str(k): v for k, v in tokens.items()},
+                "invites": {str(k): f"/join/{game_id}/{v}" for k, v in invites.items()}, "game": room.summary()}
+
+    @app.get("/api/games")
+    async def list_games(ids: str = Query("", max_length=2000)) -> dict[str, Any]:
+        wanted = [i for i in ids.split(",") if i][:100]
+        out = []
+        for row, seat_rows in store.summaries(wanted):
+            room = rooms._rooms.get(row.id)
+            if room is not None:
+                out.append(room.summary())
+                continue
+            stored = store.load(row.id)
+            if stored is not None:
+                out.append(summary_json(stored, stored.seats, stored.version, stored.bot_speed, _progress(row)))
+        order = {game_id: i for i, game_id in enumerate(wanted)}
+        out.sort(key=lambda g: order.get(g["id"], 0))
+        return {"games": out}
+
+    @app.get("/api/games/{game_id}")
+    async def game_summary(game_id: str) -> dict[str, Any]:
+        return (await room_or_404(game_id)).summary()
+
+    @app.post("/api/games/{game_id}/join")
+    async def join(game_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        room = await room_or_404(game_id)
+        invite = body.get("invite")
+        if not isinstance(invite, str) or not 1 <= len(invite) <= 200:
+            raise HTTPException(400, "an invite code is a string")
+        claimed = store.claim(game_id, invite)
+        if claimed is None:
+            if store.invite_seat(game_id, invite) is not None:
+                raise HTTPException(409, "this seat has been taken already")
+            raise HTTPException(404, "this invite link is not valid for this game (it may have been used)")
+        seat, token = claimed
+        stored = store.load(game_id)
+        if stored is not None:
+            room.seats = stored.seats
+            room.broadcast_summary()
+        return {"seat": seat, "token": token}
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> JSONResponse:
+        room = await room_or_404(game_id)
+        if not room.state.is_over():
+            raise HTTPException(403, "a record holds the seed: it is served once the game is finished")
+        return JSONResponse(record_of(room.state, meta=_meta(room)),
+                            headers={"Content-Disposition": f'attachment; filename="torres-{game_id}.json"'})
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay(game_id: str) -> dict[str, Any]:
+        room = await room_or_404(game_id)
+        if not room.state.is_over():
+            raise HTTPException(403, "replays are for finished games")
+        if game_id not in replays:
+            if len(replays) >= REPLAY_CACHE:
+                replays.pop(next(iter(replays)))
+            replays[game_id] = await asyncio.to_thread(replay_of_state, room.state, _meta(room))
+        return replays[game_id]
+
+    @app.post("/api/replay")
+    async def replay_upload(body: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return await asyncio.to_thread(replay_of_record, body)
+        except RecordError as exc:
+            raise HTTPException(400, str(exc)) from None
+
+    # --- the websocket ---------------------------------------------------------------------------------------
+    @app.websocket("/ws/{game_id}")
+    async def socket(websocket: WebSocket, game_id: str) -> None:
+        await websocket.accept()
+        room = await rooms.get(game_id)
+        if room is None:
+            await websocket.send_json({"type": "error", "code": "no_game", "message": f"no game {game_id!r}"})
+            await websocket.close(code=4404)
+            return
+        try:
+            await handle_socket(websocket, room, store, pool, client_limits)
+        except WebSocketDisconnect:
+            pass
+
+    return app
+
+
+def _meta(room: Room) -> dict[str, Any]:
+    return {"players": [{"name": s.name, "kind": s.kind, "level": s.level} for s in room.seats],
+            "program": "torres serve", "game": room.id}
+
+
+def _progress(row: Any) -> Any:
+    from .store import Progress
+
+    return Progress(finished=row.finished, stage=row.stage, current=row.current, phase=row.phase, round=row.round,
+                    scores=list(row.scores), winners=list(row.winners))
+
+
+__all__ = ["create_app", "Rules"]

@@ -1,0 +1,185 @@
+"""Bots on the server: their thinking runs in worker processes, never in the event loop, and their actions go
+through the same path as a person's (check, engine, commit, broadcast), paced so people can follow them.
+
+Each worker process keeps the bot objects of the games hashed to it, so a bot that planned its whole turn hands
+the plan out action by action instead of planning again. A bot that raises or runs too long is replaced for that
+action by a simpler one in the server process, and the failure is logged; the game goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import zlib
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING
+
+from ..ai.base import Bot, make_bot
+from ..ai.greedy import GreedyBot
+from ..engine.view import SeatView
+
+if TYPE_CHECKING:
+    from .rooms import Room, Rooms
+
+log = logging.getLogger("torres.server.bots")
+
+#: Seconds between two bot actions a person watches, by the game's bot speed.
+SPEEDS: dict[str, float] = {"slow": 1.5, "normal": 0.8, "fast": 0.3, "instant": 0.0}
+#: A planning bot's turn is capped at this many seconds of thinking (the terminal's live cap too).
+LIVE_TURN_SECONDS = 0.8
+#: A bot that has not answered after this long is given up for this action.
+BOT_TIMEOUT = 10.0
+#: The simpler bot that plays an action when a bot fails.
+FALLBACK_LEVEL = "random"
+#: Bots a worker keeps between actions (least recently used dropped first).
+WORKER_CACHE = 512
+
+_worker_bots: OrderedDict[tuple[str, int, str, int], Bot] = OrderedDict()
+
+
+def _worker_bot(game_id: str, seat: int, level: str, seed: int) -> Bot:
+    key = (game_id, seat, level, seed)
+    bot = _worker_bots.get(key)
+    if bot is None:
+        bot = make_bot(level, seed)
+        if isinstance(bot, GreedyBot) and not bot.seconds:
+            bot.seconds = LIVE_TURN_SECONDS
+        _worker_bots[key] = bot
+        if len(_worker_bots) > WORKER_CACHE:
+            _worker_bots.popitem(last=False)
+    else:
+        _worker_bots.move_to_end(key)
+    return bot
+
+
+def choose_in_worker(game_id: str, seat: int, level: str, seed: int, view: SeatView) -> int:
+    """Runs in a worker process: the bot of this seat chooses from its seat's view only."""
+    return _worker_bot(game_id, seat, level, seed).choose(view)
+
+
+def hint_in_worker(view: SeatView, seed: int) -> tuple[list[str], str]:
+    from ..ai.hint import hint
+
+    suggestion = hint(view, budget=1.0, seed=seed)
+    actions = list(suggestion.actions)
+    # In words for a person; after a buy the draw decides the rest of the plan.
+    steps = ["then keep the best card drawn" if a == "keep ?" else a for a in actions]
+    text = "Suggested: " + ", ".join(steps) if steps else "Nothing to suggest"
+    return actions, text
+
+
+class BotPool:
+    """Worker processes for bots and hints; a game always goes to the same worker."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = max(1, workers)
+        self._context = multiprocessing.get_context("spawn")
+        self._executors: list[ProcessPoolExecutor | None] = [None] * self.workers
+
+    def _executor(self, game_id: str) -> ProcessPoolExecutor:
+        slot = zlib.crc32(game_id.encode()) % self.workers
+        executor = self._executors[slot]
+        if executor is None:
+            executor = ProcessPoolExecutor(max_workers=1, mp_context=self._context)
+            self._executors[slot] = executor
+        return executor
+
+    def _restart(self, game_id: str) -> None:
+        """A worker stuck on a runaway bot is replaced (its other games re-plan on the fresh worker)."""
+        slot = zlib.crc32(game_id.encode()) % self.workers
+        executor = self._executors[slot]
+        self._executors[slot] = None
+        if executor is not None:
+            for process in list(getattr(executor, "_processes", {}).values()):
+                process.terminate()
+            executor.shutdown(wait=False, cancel_futures=True)
+
+    async def choose(self, game_id: str, seat: int, level: str, seed: int, view: SeatView) -> int:
+        loop = asyncio.get_running_loop()
+        try:
+            future = loop.run_in_executor(self._executor(game_id), choose_in_worker, game_id, seat, level, seed, view)
+            action = await asyncio.wait_for(future, BOT_TIMEOUT)
+            if action in view.legal:
+                return action
+            log.error("bot %s of game %s seat %d chose an illegal action %r", level, game_id, seat, action)
+        except asyncio.TimeoutError:
+            log.error("bot %s of game %s seat %d took over %.0f s; a %s bot plays instead", level, game_id, seat,
+                      BOT_TIMEOUT, FALLBACK_LEVEL)
+            self._restart(game_id)
+        except Exception:
+            log.exception("bot %s of game %s seat %d failed; a %s bot plays instead", level, game_id, seat,
+                          FALLBACK_LEVEL)
+            self._restart(game_id)
+        return make_bot(FALLBACK_LEVEL, seed).choose(view)
+
+    async def hint(self, game_id: str, view: SeatView, seed: int) -> tuple[list[str], str]:
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._executor(game_id), hint_in_worker, view, seed)
+        return await asyncio.wait_for(future, BOT_TIMEOUT)
+
+    def close(self) -> None:
+        for executor in self._executors:
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
+        self._executors = [None] * self.workers
+
+
+class BotDriver:
+    """Plays the bot seats of every game whose turn is a bot's, one task per game."""
+
+    def __init__(self, rooms: "Rooms", pool: BotPool) -> None:
+        self.rooms = rooms
+        self.pool = pool
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def wake(self, room: "Room") -> None:
+        """Start the game's bot task if a bot is to act and none runs yet."""
+        if room.bot_to_act() is None:
+            return
+        task = self._tasks.get(room.id)
+        if task is None or task.done():
+            self._tasks[room.id] = asyncio.create_task(self._play(room), name=f"bots-{room.id}")
+
+    async def _play(self, room: "Room") -> None:
+        from .rooms import Rejected
+
+        loop = asyncio.get_running_loop()
+        last = loop.time()
+        while True:
+            seat = room.bot_to_act()
+            if seat is None:
+                return
+            version = room.version
+            info = room.seats[seat]
+            action = await self.pool.choose(room.id, seat, info.level or FALLBACK_LEVEL, info.bot_seed,
+                                            room.state.view(seat))
+            delay = SPEEDS.get(room.bot_speed, SPEEDS["normal"]) - (loop.time() - last)
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if room.version != version:  # someone undid or another process acted meanwhile: think again
+                continue
+            try:
+                await room.act(self.rooms.store, seat, None, version, str(_action(action)))
+            except Rejected as exc:
+                if exc.code != "stale":
+                    log.error("bot action refused in game %s: %s", room.id, exc.message)
+                    return
+            last = loop.time()
+
+    async def close(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        for task in self._tasks.values():
+            try:
+                await task
+            except (asyncio.CancelledError, Exception):
+                pass
+        self._tasks.clear()
+
+
+def _action(action_id: int) -> str:
+    from ..engine.actions import format_action
+
+    return format_action(action_id)

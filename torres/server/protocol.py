@@ -1,0 +1,260 @@
+"""The messages of the HTTP API and the websocket, validated before anything else sees them (docs/server.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import Annotated, Any, Literal, Union
+
+from fastapi import WebSocket, WebSocketDisconnect
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+
+from ..engine.rules import EDITIONS, CardMode, Rules
+from .rooms import Connection, Rejected, Room, dumps
+from .store import Store
+
+log = logging.getLogger("torres.server")
+
+LEVELS = ("beginner", "casual", "strong", "expert")
+
+
+class Limits(BaseModel):
+    """What one connection may send: a message's size, and a burst of messages refilled at a steady rate."""
+
+    max_bytes: int = 4096
+    burst: int = 60
+    per_second: float = 30.0
+
+
+CLIENT_LIMITS = Limits()
+
+# --- HTTP ----------------------------------------------------------------------------------------------------
+
+
+class SeatSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["human", "bot"] = "human"
+    level: Literal["beginner", "casual", "strong", "expert"] | None = None  # bots only; default casual
+    name: Annotated[str, Field(max_length=24)] = ""
+
+    @property
+    def bot_level(self) -> str:
+        return self.level or "casual"
+
+    def display_name(self, index: int) -> str:
+        name = " ".join(self.name.split())
+        if name:
+            return name
+        return f"{self.bot_level.capitalize()} bot" if self.kind == "bot" else f"Player {index + 1}"
+
+
+class NewGame(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    players: int = Field(2, ge=2, le=4)
+    edition: str = Field("riogrande", max_length=200, description="an edition name or rules text, e.g. "
+                                                                  "'riogrande' or 'idw:master=1'")
+    card_mode: Literal["own", "common"] | None = None
+    master: bool | None = None
+    seats: list[SeatSpec] = Field(default_factory=list, max_length=4)
+    hotseat: bool = False
+    bot_speed: Literal["slow", "normal", "fast", "instant"] = "normal"
+
+    @model_validator(mode="after")
+    def _seats_fit(self) -> "NewGame":
+        if not self.seats:
+            self.seats = [SeatSpec(kind="human")] + [SeatSpec(kind="bot") for _ in range(self.players - 1)]
+        if len(self.seats) != self.players:
+            raise ValueError(f"{self.players} players need {self.players} seats, not {len(self.seats)}")
+        return self
+
+    def rules(self) -> Rules:
+        name = self.edition.partition(":")[0]
+        if name not in EDITIONS:
+            raise ValueError(f"unknown edition {name!r} (editions: {', '.join(EDITIONS)})")
+        rules = Rules.from_text(self.edition)
+        changes: dict[str, Any] = {}
+        if self.card_mode is not None:
+            changes["card_mode"] = CardMode(self.card_mode)
+        if self.master is not None:
+            changes["master"] = self.master
+        return rules.replace(**changes) if changes else rules
+
+
+# --- the websocket -------------------------------------------------------------------------------------------
+ClientId = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class Hello(BaseModel):
+    type: Literal["hello"]
+    seat: int | None = Field(None, ge=0, le=3)
+    token: str | None = Field(None, max_length=200)
+    version: int | None = Field(None, ge=0)
+
+
+class Act(BaseModel):
+    type: Literal["act"]
+    id: ClientId
+    version: int = Field(ge=0)
+    action: str = Field(min_length=1, max_length=200)
+
+
+class Undo(BaseModel):
+    type: Literal["undo"]
+    id: ClientId
+    version: int = Field(ge=0)
+
+
+class HintRequest(BaseModel):
+    type: Literal["hint"]
+    id: ClientId
+
+
+class Speed(BaseModel):
+    type: Literal["speed"]
+    value: Literal["slow", "normal", "fast", "instant"]
+
+
+class Ping(BaseModel):
+    type: Literal["ping"]
+
+
+ClientMessage = TypeAdapter(Annotated[Union[Hello, Act, Undo, HintRequest, Speed, Ping], Field(discriminator="type")])
+
+
+def _error(code: str, message: str) -> str:
+    return dumps({"type": "error", "code": code, "message": message})
+
+
+def _reason(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "message"
+    return f"{where}: {first.get('msg', 'invalid')}"
+
+
+class _Bucket:
+    """Token bucket: a burst of messages, refilled at a steady rate."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.tokens = float(limits.burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.limits.burst, self.tokens + (now - self.stamp) * self.limits.per_second)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+async def handle_socket(websocket: WebSocket, room: Room, store: Store, pool: Any,
+                        limits: Limits = CLIENT_LIMITS) -> None:
+    """Serve one page until it goes away."""
+    connection = Connection(websocket.send_text)
+    pump = asyncio.create_task(connection.pump())
+    bucket = _Bucket(limits)
+    room.connections.add(connection)
+    cut_off = False
+    try:
+        while not connection.closed:
+            text = await websocket.receive_text()
+            if len(text) > limits.max_bytes:
+                connection.push(_error("too_large", f"messages are limited to {limits.max_bytes} bytes"))
+                cut_off = True
+                break
+            if not bucket.take():
+                connection.push(_error("too_many", "too many messages: slow down"))
+                cut_off = True
+                break
+            await _dispatch(text, connection, room, store, pool)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.connections.discard(connection)
+        connection.close()
+        try:
+            await asyncio.wait_for(pump, 2.0)
+        except (asyncio.TimeoutError, Exception):
+            pump.cancel()
+        if connection.seat is not None:
+            room.broadcast_summary()
+    if cut_off:  # the error is sent; a policy-violation close tells the client not to go on like this
+        await websocket.close(code=1008)
+
+
+async def _dispatch(text: str, connection: Connection, room: Room, store: Store, pool: Any) -> None:
+    try:
+        message = ClientMessage.validate_python(json.loads(text))
+    except (ValueError, ValidationError) as exc:
+        reason = _reason(exc) if isinstance(exc, ValidationError) else "not JSON"
+        request_id = _id_of(text)
+        if request_id is not None:
+            connection.push(dumps({"type": "rejected", "id": request_id, "code": "bad_message", "message": reason,
+                                   "version": room.version}))
+        else:
+            connection.push(_error("bad_message", reason))
+        return
+    if isinstance(message, Ping):
+        connection.push(dumps({"type": "pong"}))
+    elif isinstance(message, Hello):
+        try:
+            seat = room.authenticate(store, message.seat, message.token)
+        except Rejected as exc:
+            connection.push(_error(exc.code, exc.message))
+            seat = None
+        was = connection.seat
+        connection.seat = seat
+        connection.push(room.view_message("welcome", seat, seat=seat, game=room.summary()))
+        if seat != was:
+            room.broadcast_summary()
+    elif isinstance(message, (Act, Undo)):
+        try:
+            if isinstance(message, Act):
+                await room.act(store, connection.seat, message.id, message.version, message.action, connection)
+            else:
+                await room.undo(store, connection.seat, message.id, message.version, connection)
+        except Rejected as exc:
+            connection.push(dumps({"type": "rejected", "id": message.id, "code": exc.code, "message": exc.message,
+                                   "version": room.version}))
+    elif isinstance(message, HintRequest):
+        await _hint(message, connection, room, pool)
+    elif isinstance(message, Speed):
+        if connection.seat is None:
+            connection.push(_error("no_seat", "spectators cannot change the bot speed"))
+            return
+        room.bot_speed = message.value
+        store.set_bot_speed(room.id, message.value)
+        room.broadcast_summary()
+
+
+async def _hint(message: HintRequest, connection: Connection, room: Room, pool: Any) -> None:
+    seat = connection.seat
+    if seat is None or room.state.is_over() or room.state.current != seat:
+        connection.push(dumps({"type": "rejected", "id": message.id, "code": "not_your_turn",
+                               "message": "hints are for the player to act", "version": room.version}))
+        return
+    try:
+        actions, text = await pool.hint(room.id, room.state.view(seat), seed=room.version)
+    except Exception:
+        log.exception("hint failed in game %s", room.id)
+        connection.push(dumps({"type": "rejected", "id": message.id, "code": "hint_failed",
+                               "message": "no hint could be found this time", "version": room.version}))
+        return
+    connection.push(dumps({"type": "hint", "id": message.id, "actions": actions, "text": text}))
+
+
+def _id_of(text: str) -> str | None:
+    """The client id of a message that failed validation, so its rejection can name it."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    value = data.get("id") if isinstance(data, dict) else None
+    return value if isinstance(value, str) and 0 < len(value) <= 64 else None
+

@@ -1,0 +1,21 @@
+"""Start the server (``torres serve``)."""
+
+from __future__ import annotations
+
+import logging
+
+import uvicorn
+
+from .app import create_app
+from .protocol import CLIENT_LIMITS
+
+
+def run(host: str = "127.0.0.1", port: int = 8000, database: str = "sqlite:///torres.db",
+        bot_workers: int = 1) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    app = create_app(database, bot_workers=bot_workers)
+    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    print(f"torres: open http://{shown}:{port}/ in your browser (games in {database}); Ctrl-C stops the server",
+          flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=CLIENT_LIMITS.max_bytes * 4,
+                ws_ping_interval=20, ws_ping_timeout=20)

@@ -1,0 +1,309 @@
+"""Durable storage of games (SQLAlchemy 2): a SQLite file by default, PostgreSQL by URL.
+
+A game row holds its record (rules, seed, the actions in notation) and a **version** that rises with every action
+and every undo. Writes are optimistic: an update names the version it was made against and succeeds only if the
+row still has it, so two writers racing on one game (in one process or several) cannot both win. Every accepted
+action or undo is also an ``events`` row carrying the client's action id, so a re-sent action is recognised.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Iterable
+
+from sqlalchemy import (
+    JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, create_engine, event, select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+#: Random bytes in a seat token and an invite code (256 bits: far beyond guessing).
+TOKEN_BYTES = 32
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(TOKEN_BYTES)
+
+
+def secret_hash(secret: str) -> str:
+    """Tokens are stored only as hashes: a leaked database does not let anyone act for a seat."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def secret_matches(secret: str | None, stored_hash: str | None) -> bool:
+    """Constant-time comparison of a presented secret against a stored hash."""
+    if not secret or not stored_hash:
+        return False
+    return hmac.compare_digest(secret_hash(secret), stored_hash)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rules: Mapped[str] = mapped_column(Text)
+    players: Mapped[int] = mapped_column(Integer)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    actions: Mapped[list[str]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    hotseat: Mapped[bool] = mapped_column(Boolean, default=False)
+    bot_speed: Mapped[str] = mapped_column(String(16), default="normal")
+    # What a game list shows, kept beside the record so listing games needs no replay.
+    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    stage: Mapped[str] = mapped_column(String(16))
+    current: Mapped[int] = mapped_column(Integer)
+    phase: Mapped[int] = mapped_column(Integer)
+    round: Mapped[int] = mapped_column(Integer)
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    winners: Mapped[list[int]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))  # "human" or "bot"
+    level: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    name: Mapped[str] = mapped_column(String(40))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    bot_seed: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    version: Mapped[int] = mapped_column(Integer, primary_key=True)  # the version this event produced
+    seat: Mapped[int] = mapped_column(Integer)
+    client_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    kind: Mapped[str] = mapped_column(String(8))  # "act" or "undo"
+    action: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+    __table_args__ = (Index("ix_events_client", "game_id", "seat", "client_id", unique=True),)
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    claimed: bool
+    bot_seed: int
+
+    @property
+    def is_bot(self) -> bool:
+        return self.kind == "bot"
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: str
+    rules: str
+    players: int
+    seed: int
+    actions: tuple[str, ...]
+    version: int
+    hotseat: bool
+    bot_speed: str
+    seats: tuple[Seat, ...]
+    created: datetime
+    updated: datetime
+
+
+@dataclass(frozen=True)
+class Progress:
+    """The summary fields of a game after a change (see :class:`GameRow`)."""
+
+    finished: bool
+    stage: str
+    current: int
+    phase: int
+    round: int
+    scores: list[int]
+    winners: list[int]
+
+
+class Conflict(Exception):
+    """The game is no longer at the version the write was made against."""
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    # WAL with synchronous=NORMAL survives a killed process without losing committed transactions; the busy
+    # timeout lets several server processes share the file.
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+class Store:
+    """Games, seats and events in one database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def create_schema(self) -> None:
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- games -----------------------------------------------------------------------------------------------
+    def create_game(self, *, rules: str, players: int, seed: int, hotseat: bool, bot_speed: str,
+                    seats: Iterable[tuple[str, str | None, str]], claim: Iterable[int],
+                    progress: Progress) -> tuple[str, dict[int, str], dict[int, str]]:
+        """A new game; returns its id, the tokens of the seats in ``claim`` and invite codes for the other human
+        seats. Secrets are returned once and stored only as hashes."""
+        claim = set(claim)
+        game_id = secrets.token_urlsafe(9)
+        stamp = now()
+        tokens: dict[int, str] = {}
+        invites: dict[int, str] = {}
+        with self.sessions.begin() as session:
+            session.add(GameRow(id=game_id, rules=rules, players=players, seed=seed, actions=[], version=0,
+                                hotseat=hotseat, bot_speed=bot_speed, created=stamp, updated=stamp,
+                                **_progress_columns(progress)))
+            session.flush()
+            for index, (kind, level, name) in enumerate(seats):
+                token_hash = invite_hash = None
+                if kind == "human":
+                    if index in claim:
+                        tokens[index] = new_secret()
+                        token_hash = secret_hash(tokens[index])
+                    else:
+                        invites[index] = new_secret()
+                        invite_hash = secret_hash(invites[index])
+                session.add(SeatRow(game_id=game_id, seat=index, kind=kind, level=level, name=name,
+                                    token_hash=token_hash, invite_hash=invite_hash,
+                                    bot_seed=secrets.randbelow(2**31)))
+        return game_id, tokens, invites
+
+    def load(self, game_id: str) -> StoredGame | None:
+        with self.sessions() as session:
+            row = session.get(GameRow, game_id)
+            if row is None:
+                return None
+            seats = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
+            return _stored(row, seats)
+
+    def summaries(self, game_ids: list[str]) -> list[tuple[GameRow, list[SeatRow]]]:
+        with self.sessions() as session:
+            rows = session.scalars(select(GameRow).where(GameRow.id.in_(game_ids))).all()
+            seats = session.scalars(select(SeatRow).where(SeatRow.game_id.in_(game_ids))
+                                    .order_by(SeatRow.seat)).all()
+            by_game: dict[str, list[SeatRow]] = {}
+            for s in seats:
+                by_game.setdefault(s.game_id, []).append(s)
+            return [(r, by_game.get(r.id, [])) for r in rows]
+
+    def unfinished_ids(self) -> list[str]:
+        with self.sessions() as session:
+            return list(session.scalars(select(GameRow.id).where(GameRow.finished.is_(False))).all())
+
+    # --- seats -----------------------------------------------------------------------------------------------
+    def seat_token_hash(self, game_id: str, seat: int) -> str | None:
+        with self.sessions() as session:
+            row = session.get(SeatRow, (game_id, seat))
+            return row.token_hash if row else None
+
+    def claim(self, game_id: str, invite: str) -> tuple[int, str] | None:
+        """The seat whose invite code this is and a fresh token for it, if the seat is still free: an invite
+        claims its seat once."""
+        with self.sessions.begin() as session:
+            seats = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)).all()
+            for row in seats:
+                if row.invite_hash is not None and secret_matches(invite, row.invite_hash):
+                    token = new_secret()
+                    done = session.execute(
+                        update(SeatRow)
+                        .where(SeatRow.game_id == game_id, SeatRow.seat == row.seat,
+                               SeatRow.invite_hash == row.invite_hash, SeatRow.token_hash.is_(None))
+                        .values(token_hash=secret_hash(token)))
+                    if getattr(done, "rowcount", 0) != 1:
+                        return None
+                    return row.seat, token
+        return None
+
+    def invite_seat(self, game_id: str, invite: str) -> int | None:
+        """Which seat an invite code opens, claimed or not (to tell a taken seat from a wrong code)."""
+        with self.sessions() as session:
+            for row in session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)).all():
+                if row.invite_hash is not None and secret_matches(invite, row.invite_hash):
+                    return row.seat
+        return None
+
+    def set_bot_speed(self, game_id: str, speed: str) -> None:
+        with self.sessions.begin() as session:
+            session.execute(update(GameRow).where(GameRow.id == game_id).values(bot_speed=speed))
+
+    # --- events ----------------------------------------------------------------------------------------------
+    def find_event(self, game_id: str, seat: int, client_id: str) -> int | None:
+        """The version an earlier event with this client id produced, if there was one."""
+        with self.sessions() as session:
+            return session.scalar(select(EventRow.version).where(
+                EventRow.game_id == game_id, EventRow.seat == seat, EventRow.client_id == client_id))
+
+    def commit(self, game_id: str, *, expected: int, actions: list[str], seat: int, client_id: str | None,
+               kind: str, action: str, progress: Progress) -> int:
+        """Store the game's new action list at ``expected + 1`` with its event, atomically; :class:`Conflict` if
+        the game has moved on (or the client id was used already)."""
+        version = expected + 1
+        try:
+            with self.sessions.begin() as session:
+                done = session.execute(
+                    update(GameRow).where(GameRow.id == game_id, GameRow.version == expected)
+                    .values(actions=actions, version=version, updated=now(), **_progress_columns(progress)))
+                if getattr(done, "rowcount", 0) != 1:
+                    raise Conflict(game_id)
+                session.add(EventRow(game_id=game_id, version=version, seat=seat, client_id=client_id, kind=kind,
+                                     action=action, created=now()))
+        except IntegrityError as exc:
+            raise Conflict(game_id) from exc
+        return version
+
+
+def _progress_columns(progress: Progress) -> dict[str, Any]:
+    return {"finished": progress.finished, "stage": progress.stage, "current": progress.current,
+            "phase": progress.phase, "round": progress.round, "scores": progress.scores,
+            "winners": progress.winners}
+
+
+def _stored(row: GameRow, seats: Iterable[SeatRow]) -> StoredGame:
+    return StoredGame(
+        id=row.id, rules=row.rules, players=row.players, seed=row.seed, actions=tuple(row.actions),
+        version=row.version, hotseat=row.hotseat, bot_speed=row.bot_speed,
+        seats=tuple(Seat(s.seat, s.kind, s.level, s.name, s.token_hash is not None, s.bot_seed) for s in seats),
+        created=row.created, updated=row.updated)
+
