@@ -318,3 +318,14 @@ def test_rules_command_prints_how_to_play() -> None:
         assert result.exit_code == 2 and "how-to-play.de.md is missing" in result.stderr
     result = run("rules", "--lang", "xx")
     assert result.exit_code == 2 and "no how-to-play text in 'xx' (languages: en, de)" in result.stderr
+
+
+def test_hint_command_names_no_card_it_cannot_know(tmp_path: Path) -> None:
+    """A planned keep after a buy is on cards not drawn yet: the command says what to do, not '?'."""
+    _registered()
+    game = tmp_path / "g.json"
+    assert run("selfplay", "--players", "4", "--seed", "1", "--edition", "idw", "--out", str(game)).exit_code == 0
+    result = run("hint", str(game), "--upto", "30", "--iterations", "4")
+    assert result.exit_code == 0, result.output
+    first = result.stdout.splitlines()[0]
+    assert "buy, keep the best card drawn" in first and "?" not in first

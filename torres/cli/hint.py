@@ -27,6 +27,11 @@ def load_state(file: Optional[Path], position: Optional[str], upto: Optional[int
     return replay(parse_record(text), upto)
 
 
+def turn_text(actions: tuple[str, ...]) -> str:
+    """A planned turn for people: a keep planned on cards not drawn yet (``keep ?``) reads as what to do then."""
+    return ", ".join("keep the best card drawn" if a == "keep ?" else a for a in actions)
+
+
 @app.command()
 def hint(
     file: Optional[Path] = typer.Argument(None, help="A position string or a game record (JSON) file"),
@@ -45,7 +50,7 @@ def hint(
     except (ValueError, OSError) as exc:
         console.print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
-    console.print(f"[bold]seat {result.seat}:[/bold] {' '.join(result.actions)}")
+    console.print(f"[bold]seat {result.seat}:[/bold] {turn_text(result.actions)}")
     console.print(f"evaluation after the turn: {result.value:+.1f} points against the rivals; "
                   f"expected after their replies: {result.expected:+.1f} "
                   f"({result.iterations} simulations, {result.seconds:.2f} s)")
@@ -56,5 +61,5 @@ def hint(
         table.add_column("simulations", justify="right")
         table.add_column("expected", justify="right")
         for alt in result.alternatives:
-            table.add_row(" ".join(alt.actions), str(alt.visits), f"{alt.expected:+.1f}" if alt.visits else "—")
+            table.add_row(turn_text(alt.actions), str(alt.visits), f"{alt.expected:+.1f}" if alt.visits else "—")
         console.print(table)
