@@ -534,3 +534,19 @@ def test_engine_parse_accepts_keep_with_the_card_alone() -> None:
     deck_before = list(state.decks[0])
     state.push(short)
     assert state.decks[0][:2] == [int(Card.BUILD), int(Card.GATE)] and state.decks[0][2:] == deck_before
+
+
+def test_undo_after_loading_a_game_saved_mid_turn(tmp_path: Path) -> None:
+    """A game saved after 'stack 3', 'block c5' loads with that turn open: undo takes those back, then stops."""
+    from torres.records import record_of, write_record
+
+    state = GameState(2, 7).play(["start c6", "start f3", "king c3", "stack 3", "block c5"])
+    saved = tmp_path / "mid-turn.json"
+    write_record(saved, record_of(state, {"seats": ["human", "random"], "names": ["Ann", "Blue"]}))
+    child = spawn("play", "--load", str(saved), "--delay", "0")
+    child.expect(PROMPT)
+    assert ap(child) == 4
+    assert "took back block c5" in cmd(child, "undo") and ap(child) == 5
+    assert "took back stack 3" in cmd(child, "undo")
+    assert "✗ nothing of this turn" in cmd(child, "undo")  # the setup is not part of the turn
+    child.close(force=True)
