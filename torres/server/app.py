@@ -21,6 +21,7 @@ from ..engine.rules import EDITIONS, Rules
 from ..engine.state import GameState
 from ..records import RecordError, record_of
 from .bots import SPEEDS, BotDriver, BotPool
+from .bus import make_bus
 from .protocol import CLIENT_LIMITS, LEVELS, Limits, NewGame, handle_socket
 from .replays import replay_of_record, replay_of_state
 from .rooms import Room, Rooms, progress_of, summary_json
@@ -34,27 +35,62 @@ STATIC = Path(str(resources.files("torres") / "web" / "static"))
 PAGES = ("/", "/game/{game_id}", "/join/{game_id}/{invite}", "/replay", "/replay/{game_id}", "/rules")
 #: Finished games' replays kept in memory (they never change).
 REPLAY_CACHE = 64
+#: How often a process looks for bots left waiting and for rooms it can forget.
+SWEEP_SECONDS = 5.0
 
 
 def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
-               client_limits: Limits = CLIENT_LIMITS) -> FastAPI:
+               client_limits: Limits = CLIENT_LIMITS, redis: str | None = None) -> FastAPI:
+    """The app on ``database``; with ``redis``, one of several processes serving the same games."""
     store = Store(database)
     rooms = Rooms(store)
     pool = BotPool(bot_workers)
-    driver = BotDriver(rooms, pool)
-    rooms.on_change = driver.wake
+    bus = make_bus(redis)
+    driver = BotDriver(rooms, pool, bus)
     replays: dict[str, dict[str, Any]] = {}
+    announcements: set[asyncio.Task[None]] = set()
+
+    def changed(room: Room, made_here: bool) -> None:
+        driver.wake(room)
+        if made_here:
+            task = asyncio.create_task(bus.publish(room.id, room.version))
+            announcements.add(task)
+            task.add_done_callback(announcements.discard)
+
+    rooms.on_change = changed
+
+    async def announced(game_id: str, version: int) -> None:
+        room = rooms.loaded_room(game_id)
+        if room is not None:
+            await room.catch_up(store, version)
+
+    async def sweep() -> None:
+        """Bots whose process died mid-turn, and rooms nobody needs any more."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                for game_id in store.waiting_for_bots(idle_seconds=SWEEP_SECONDS):
+                    room = await rooms.get(game_id)
+                    if room is not None:
+                        driver.wake(room)
+                rooms.forget_idle()
+            except Exception:
+                log.exception("sweep failed")
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store.create_schema()
+        await bus.start(announced)
         # Bots whose turn it was when the server stopped play on.
         for game_id in store.unfinished_ids():
             room = await rooms.get(game_id)
             if room is not None:
                 driver.wake(room)
+        sweeper = asyncio.create_task(sweep(), name="sweep")
         yield
+        sweeper.cancel()
         await driver.close()
+        await bus.close()
         pool.close()
         store.close()
 
@@ -121,7 +157,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
         wanted = [i for i in ids.split(",") if i][:100]
         out = []
         for row, seat_rows in store.summaries(wanted):
-            room = rooms._rooms.get(row.id)
+            room = rooms.loaded_room(row.id)
             if room is not None:
                 out.append(room.summary())
                 continue

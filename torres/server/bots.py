@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from ..ai.base import Bot, make_bot
 from ..ai.greedy import GreedyBot
 from ..engine.view import SeatView
+from .bus import LocalBus
 
 if TYPE_CHECKING:
     from .rooms import Room, Rooms
@@ -33,6 +34,8 @@ LIVE_TURN_SECONDS = 0.8
 BOT_TIMEOUT = 10.0
 #: The simpler bot that plays an action when a bot fails.
 FALLBACK_LEVEL = "random"
+#: How long a process waits before asking again for a bot lock another process holds.
+LOCK_RETRY_SECONDS = 0.5
 #: Bots a worker keeps between actions (least recently used dropped first).
 WORKER_CACHE = 512
 
@@ -129,9 +132,10 @@ class BotPool:
 class BotDriver:
     """Plays the bot seats of every game whose turn is a bot's, one task per game."""
 
-    def __init__(self, rooms: "Rooms", pool: BotPool) -> None:
+    def __init__(self, rooms: "Rooms", pool: BotPool, bus: LocalBus | None = None) -> None:
         self.rooms = rooms
         self.pool = pool
+        self.bus = bus or LocalBus()
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
     def wake(self, room: "Room") -> None:
@@ -151,22 +155,29 @@ class BotDriver:
             seat = room.bot_to_act()
             if seat is None:
                 return
-            version = room.version
-            info = room.seats[seat]
-            action = await self.pool.choose(room.id, seat, info.level or FALLBACK_LEVEL, info.bot_seed,
-                                            room.state.view(seat))
-            delay = SPEEDS.get(room.bot_speed, SPEEDS["normal"]) - (loop.time() - last)
-            if delay > 0:
-                await asyncio.sleep(delay)
-            if room.version != version:  # someone undid or another process acted meanwhile: think again
+            # Exactly one process plays a bot's action; the others see it arrive through the bus.
+            if not await self.bus.lock_bot(room.id):
+                await asyncio.sleep(LOCK_RETRY_SECONDS)
                 continue
             try:
-                await room.act(self.rooms.store, seat, None, version, str(_action(action)))
-            except Rejected as exc:
-                if exc.code != "stale":
-                    log.error("bot action refused in game %s: %s", room.id, exc.message)
-                    return
-            last = loop.time()
+                version = room.version
+                info = room.seats[seat]
+                action = await self.pool.choose(room.id, seat, info.level or FALLBACK_LEVEL, info.bot_seed,
+                                                room.state.view(seat))
+                delay = SPEEDS.get(room.bot_speed, SPEEDS["normal"]) - (loop.time() - last)
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                if room.version != version:  # someone undid or another process acted meanwhile: think again
+                    continue
+                try:
+                    await room.act(self.rooms.store, seat, None, version, str(_action(action)))
+                except Rejected as exc:
+                    if exc.code != "stale":
+                        log.error("bot action refused in game %s: %s", room.id, exc.message)
+                        return
+                last = loop.time()
+            finally:
+                await self.bus.unlock_bot(room.id)
 
     async def close(self) -> None:
         for task in self._tasks.values():

@@ -103,7 +103,8 @@ class Room:
         self.bot_speed = stored.bot_speed
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
-        self.on_change: Callable[["Room"], None] = lambda room: None
+        # Called after every change: (room, made here). A change made here is announced to the other processes.
+        self.on_change: Callable[["Room", bool], None] = lambda room, local: None
 
     # --- reading ---------------------------------------------------------------------------------------------
     def seat_is_bot(self, seat: int) -> bool:
@@ -163,7 +164,7 @@ class Room:
             self.version = new_version
             _ack(sender, client_id, new_version)
             self._broadcast_update(seat, undo=False)
-        self.on_change(self)
+        self.on_change(self, True)
         return new_version, True
 
     async def undo(self, store: Store, seat: int | None, client_id: str | None, version: int | None,
@@ -191,7 +192,7 @@ class Room:
             self.version = new_version
             _ack(sender, client_id, new_version)
             self._broadcast_update(seat, undo=True)
-        self.on_change(self)
+        self.on_change(self, True)
         return new_version, True
 
     def _check_turn(self, seat: int, version: int | None) -> None:
@@ -204,7 +205,33 @@ class Room:
             raise Rejected("not_your_turn", f"it is not your turn ({self.seats[self.state.current].name} is to act)")
 
     async def _reload(self, store: Store) -> None:
-        """Another process changed the game: read it back and tell every connection."""
+        """Another process changed the game: apply what it committed (the caller holds the lock)."""
+        self._catch_up(store)
+
+    async def catch_up(self, store: Store, version: int) -> None:
+        """Another process announced ``version``: apply the committed events this room has not seen yet, and
+        tell each connection as if they had happened here."""
+        if version <= self.version:
+            return
+        async with self.lock:
+            self._catch_up(store)
+        self.on_change(self, False)
+
+    def _catch_up(self, store: Store) -> None:
+        events = store.events_after(self.id, self.version)
+        if not events or events[0][0] != self.version + 1:
+            self._replace(store)
+            return
+        for version, seat, kind, action in events:
+            if kind == "undo":
+                self.state.pop()
+            else:
+                self.state.push(action)
+            self.version = version
+            self._broadcast_update(seat, undo=kind == "undo")
+
+    def _replace(self, store: Store) -> None:
+        """Read the whole game back (when the events do not join up with this room's version)."""
         stored = store.load(self.id)
         if stored is None:
             return
@@ -278,7 +305,7 @@ class Rooms:
         self.store = store
         self._rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
-        self.on_change: Callable[[Room], None] = lambda room: None
+        self.on_change: Callable[[Room, bool], None] = lambda room, local: None
 
     async def get(self, game_id: str) -> Room | None:
         room = self._rooms.get(game_id)
@@ -295,8 +322,9 @@ class Rooms:
                 self._rooms[game_id] = room
             return room
 
-    def loaded(self) -> list[Room]:
-        return list(self._rooms.values())
+    def loaded_room(self, game_id: str) -> Room | None:
+        """The room if this process has it in memory (no database read)."""
+        return self._rooms.get(game_id)
 
     def forget_idle(self) -> None:
         """Drop rooms nobody watches and no bot plays in (they are reloaded from the store when needed)."""

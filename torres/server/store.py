@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from importlib import resources
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable
 
 from sqlalchemy import (
@@ -63,7 +64,7 @@ class GameRow(Base):
     hotseat: Mapped[bool] = mapped_column(Boolean, default=False)
     bot_speed: Mapped[str] = mapped_column(String(16), default="normal")
     # What a game list shows, kept beside the record so listing games needs no replay.
-    finished: Mapped[bool] = mapped_column(Boolean, default=False)
+    finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     stage: Mapped[str] = mapped_column(String(16))
     current: Mapped[int] = mapped_column(Integer)
     phase: Mapped[int] = mapped_column(Integer)
@@ -158,7 +159,15 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def database_url(url: str) -> str:
+    """``postgresql://`` means the psycopg 3 driver (SQLAlchemy's default for it would be psycopg2)."""
+    if url.startswith(("postgresql://", "postgres://")):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
 def make_engine(url: str) -> Engine:
+    url = database_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas)
@@ -175,7 +184,15 @@ class Store:
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def create_schema(self) -> None:
-        Base.metadata.create_all(self.engine)
+        """Bring the database to the newest schema (alembic migrations in torres/server/migrations)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(resources.files("torres.server") / "migrations"))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
 
     def close(self) -> None:
         self.engine.dispose()
@@ -232,6 +249,15 @@ class Store:
         with self.sessions() as session:
             return list(session.scalars(select(GameRow.id).where(GameRow.finished.is_(False))).all())
 
+    def waiting_for_bots(self, idle_seconds: float) -> list[str]:
+        """Unfinished games whose seat to act is a bot and that have not changed for ``idle_seconds`` (their
+        process may have died in the middle of the bot's turn)."""
+        since = now() - timedelta(seconds=idle_seconds)
+        with self.sessions() as session:
+            return list(session.scalars(
+                select(GameRow.id).join(SeatRow, (SeatRow.game_id == GameRow.id) & (SeatRow.seat == GameRow.current))
+                .where(GameRow.finished.is_(False), SeatRow.kind == "bot", GameRow.updated < since)).all())
+
     # --- seats -----------------------------------------------------------------------------------------------
     def seat_token_hash(self, game_id: str, seat: int) -> str | None:
         with self.sessions() as session:
@@ -274,6 +300,14 @@ class Store:
         with self.sessions() as session:
             return session.scalar(select(EventRow.version).where(
                 EventRow.game_id == game_id, EventRow.seat == seat, EventRow.client_id == client_id))
+
+    def events_after(self, game_id: str, version: int) -> list[tuple[int, int, str, str]]:
+        """The events past ``version``, oldest first: (version, seat, kind, action)."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(EventRow.version, EventRow.seat, EventRow.kind, EventRow.action)
+                .where(EventRow.game_id == game_id, EventRow.version > version).order_by(EventRow.version)).all()
+            return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     def commit(self, game_id: str, *, expected: int, actions: list[str], seat: int, client_id: str | None,
                kind: str, action: str, progress: Progress) -> int:

@@ -1,0 +1,114 @@
+"""Between server processes: "game G is now at version V" over Redis pub/sub, and a lock so that exactly one
+process plays a bot's turn.
+
+Only game ids and version numbers travel over Redis — never a view, a card or a seed: each process reads the
+committed events from the database and filters per seat itself. With one process (no ``--redis``) the
+:class:`LocalBus` stands in: nothing to tell anyone, and every lock is granted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from typing import Any, Awaitable, Callable
+
+log = logging.getLogger("torres.server.bus")
+
+#: The pub/sub channel of version announcements.
+CHANNEL = "torres:versions"
+#: A bot lock expires after this many milliseconds if its holder dies (longer than any bot turn may take).
+BOT_LOCK_MS = 30_000
+
+OnVersion = Callable[[str, int], Awaitable[None]]
+
+
+class LocalBus:
+    """One process: no announcements, every lock granted."""
+
+    async def start(self, on_version: OnVersion) -> None:
+        return None
+
+    async def publish(self, game_id: str, version: int) -> None:
+        return None
+
+    async def lock_bot(self, game_id: str) -> bool:
+        return True
+
+    async def unlock_bot(self, game_id: str) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+class RedisBus(LocalBus):
+    """Several processes sharing games through one database and one Redis."""
+
+    # Release the lock only if this process still holds it (it may have expired and been taken over).
+    _UNLOCK = ("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) "
+               "else return 0 end")
+
+    def __init__(self, url: str) -> None:
+        from redis import asyncio as aioredis
+
+        self.url = url
+        self.redis: Any = aioredis.from_url(url)
+        self.owner = secrets.token_hex(8)  # this process, in lock values
+        self._listener: asyncio.Task[None] | None = None
+
+    async def start(self, on_version: OnVersion) -> None:
+        await self.redis.ping()
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(CHANNEL)
+        self._listener = asyncio.create_task(self._listen(pubsub, on_version), name="redis-listener")
+
+    async def _listen(self, pubsub: Any, on_version: OnVersion) -> None:
+        while True:
+            try:
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    game_id, _, version = message["data"].decode().partition(" ")
+                    try:
+                        await on_version(game_id, int(version))
+                    except Exception:
+                        log.exception("catching up with game %s failed", game_id)
+            except asyncio.CancelledError:
+                await pubsub.aclose()
+                raise
+            except Exception:
+                log.exception("lost the Redis subscription; subscribing again")
+                await asyncio.sleep(1.0)
+                try:
+                    pubsub = self.redis.pubsub()
+                    await pubsub.subscribe(CHANNEL)
+                except Exception:
+                    log.exception("Redis is unreachable")
+
+    async def publish(self, game_id: str, version: int) -> None:
+        try:
+            await self.redis.publish(CHANNEL, f"{game_id} {version}")
+        except Exception:
+            # The change is committed; other processes notice it at their next action (a version conflict) or
+            # sweep. A broken Redis must not fail a player's move.
+            log.exception("could not announce game %s version %d", game_id, version)
+
+    async def lock_bot(self, game_id: str) -> bool:
+        return bool(await self.redis.set(f"torres:bot:{game_id}", self.owner, nx=True, px=BOT_LOCK_MS))
+
+    async def unlock_bot(self, game_id: str) -> None:
+        await self.redis.eval(self._UNLOCK, 1, f"torres:bot:{game_id}", self.owner)
+
+    async def close(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            try:
+                await self._listener
+            except (asyncio.CancelledError, Exception):
+                pass
+        await self.redis.aclose()
+
+
+def make_bus(url: str | None) -> LocalBus:
+    return RedisBus(url) if url else LocalBus()
