@@ -23,21 +23,28 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """``torres serve`` on a free loopback port with its own SQLite file; can be killed and started again."""
+    """``torres serve`` on a free loopback port with its own SQLite file (or a database URL, with ``log`` given);
+    can be killed and started again. ``extra``: more ``torres serve`` options (``--redis URL``)."""
 
-    def __init__(self, database: Path, port: int | None = None) -> None:
+    def __init__(self, database: Path | str, port: int | None = None, log: Path | None = None,
+                 extra: tuple[str, ...] = ()) -> None:
         self.database = database
+        self.database_url = f"sqlite:///{database}" if isinstance(database, Path) else database
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
-        self.log = database.with_suffix(".log")
+        if log is None:
+            assert isinstance(database, Path), "a server on a database URL needs a log path"
+            log = database.with_suffix(".log")
+        self.log = log
+        self.extra = extra
 
     def start(self, timeout: float = 30.0) -> "ServerProcess":
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "torres.cli.main", "serve", "--port", str(self.port),
-                 "--database", f"sqlite:///{self.database}"],
+                 "--database", self.database_url, *self.extra],
                 cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

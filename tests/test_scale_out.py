@@ -1,0 +1,228 @@
+"""Two ``torres serve`` processes on one PostgreSQL and one Redis serve the same games: seats connected to
+different processes see every action in order, bots act exactly once, and when one process is killed the games go
+on through the other. Also: the alembic migrations build exactly the schema the models describe.
+
+PostgreSQL and Redis come from ``scripts/services`` (run by ``scripts/test``), through TORRES_TEST_POSTGRES and
+TORRES_TEST_REDIS."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import secrets
+import urllib.request
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+import websockets
+from sqlalchemy import create_engine, text
+
+from conftest import ServerProcess
+from torres.server.store import Store, database_url
+
+POSTGRES = os.environ.get("TORRES_TEST_POSTGRES")
+REDIS = os.environ.get("TORRES_TEST_REDIS")
+if not (POSTGRES and REDIS):
+    if os.environ.get("CI"):
+        raise RuntimeError("CI must run the scale-out tests: scripts/services sets TORRES_TEST_POSTGRES/REDIS")
+    pytest.skip("no PostgreSQL/Redis: run `eval \"$(scripts/services)\"` first", allow_module_level=True)
+
+
+@pytest.fixture
+def database() -> Iterator[str]:
+    """A fresh PostgreSQL database for one test, dropped afterwards."""
+    assert POSTGRES
+    name = f"torres_test_{secrets.token_hex(4)}"
+    admin = create_engine(database_url(POSTGRES), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    try:
+        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
+
+
+@pytest.fixture
+def two_servers(database: str, tmp_path: Path) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    assert REDIS
+    servers = tuple(ServerProcess(database, log=tmp_path / f"server{i}.log", extra=("--redis", REDIS))
+                    for i in range(2))
+    try:
+        servers[0].start()  # the first one migrates the schema, then the second joins
+        servers[1].start()
+        yield servers[0], servers[1]
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return dict(json.load(answer))
+
+
+def get(url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(url, timeout=10) as answer:
+        return dict(json.load(answer))
+
+
+class Player:
+    """One seat's page: connects to a server, remembers every update, reconnects elsewhere when told to."""
+
+    def __init__(self, game_id: str, seat: int, token: str, base: str) -> None:
+        self.game_id, self.seat, self.token, self.base = game_id, seat, token, base
+        self.ws: Any = None
+        self.version = 0
+        self.view: dict[str, Any] = {}
+        self.seen: list[int] = []  # versions of the updates received, in order
+        self.events: dict[int, Any] = {}
+
+    async def connect(self, base: str | None = None) -> None:
+        if base:
+            self.base = base
+        self.ws = await websockets.connect(self.base.replace("http", "ws") + f"/ws/{self.game_id}")
+        await self.ws.send(json.dumps({"type": "hello", "seat": self.seat, "token": self.token,
+                                       "version": self.version}))
+        welcome = await self.next("welcome")
+        self.version, self.view = welcome["version"], welcome["view"]
+
+    async def next(self, kind: str) -> dict[str, Any]:
+        while True:
+            message = json.loads(await asyncio.wait_for(self.ws.recv(), 20))
+            if message["type"] == "update":
+                self.seen.append(message["version"])
+                self.events[message["version"]] = message["event"]
+                self.version, self.view = message["version"], message["view"]
+            if kind in ("*", message["type"]):
+                return dict(message)
+
+    async def wait_for(self, version: int) -> None:
+        while self.version < version:
+            await self.next("update")
+
+    async def act(self, action: str, client_id: str) -> dict[str, Any]:
+        await self.ws.send(json.dumps({"type": "act", "id": client_id, "version": self.version,
+                                       "action": action}))
+        while True:
+            message = await self.next("*")  # any message: updates are recorded on the way
+            if message["type"] in ("ack", "rejected") and message.get("id") == client_id:
+                return message
+
+
+async def play(players: list[Player], rng: random.Random, kill_at: int | None = None,
+               on_kill: Any = None) -> None:
+    """Random legal actions by whichever player is to act, until the game ends."""
+    step, latest = 0, max(p.version for p in players)
+    while True:
+        for p in players:
+            await p.wait_for(latest)
+        view = players[0].view
+        if view["stage"] == "over":
+            return
+        actor = next(p for p in players if p.seat == view["current"])
+        if kill_at is not None and step == kill_at:
+            await on_kill()
+        answer = await actor.act(rng.choice(actor.view["legal"])["action"], f"s{actor.seat}-{step}")
+        assert answer["type"] == "ack", answer
+        latest = answer["version"]
+        step += 1
+
+
+def test_two_processes_serve_one_game_and_survive_losing_one(two_servers: tuple[ServerProcess, ServerProcess]) -> None:
+    first, second = two_servers
+    game = post(first.url + "/api/games", {"players": 2, "seats": [{"kind": "human"}, {"kind": "human"}],
+                                           "bot_speed": "instant"})
+    invite = game["invites"]["1"].rsplit("/", 1)[1]
+    joined = post(second.url + f"/api/games/{game['id']}/join", {"invite": invite})  # through the other process
+
+    async def scenario() -> None:
+        ann = Player(game["id"], 0, game["tokens"]["0"], first.url)
+        bob = Player(game["id"], 1, joined["token"], second.url)
+        await ann.connect()
+        await bob.connect()
+
+        async def kill_first() -> None:
+            first.kill()  # SIGKILL: Ann's page loses its server and reconnects to the other one
+            await ann.connect(second.url)
+
+        await play([ann, bob], random.Random(5), kill_at=150, on_kill=kill_first)
+        final = ann.version
+        # Bob, always on the second process, saw every version exactly once and in order, each with the action
+        # as Ann's page saw it while both were connected
+        assert bob.seen == list(range(1, final + 1))
+        shared = [v for v in ann.events if v in bob.events]
+        assert len(shared) > 100
+        for v in shared:  # an action both may see reached both as the same event
+            if ann.events[v] is not None and bob.events[v] is not None:
+                assert ann.events[v] == bob.events[v]
+        for p in (ann, bob):
+            await p.ws.close()
+
+    asyncio.run(scenario())
+    summary = get(second.url + f"/api/games/{game['id']}")
+    assert summary["status"] == "finished"
+    record = get(second.url + f"/api/games/{game['id']}/record")
+    assert len(record["actions"]) <= summary["version"]
+
+
+def test_bots_act_exactly_once_across_processes(two_servers: tuple[ServerProcess, ServerProcess],
+                                                database: str) -> None:
+    first, second = two_servers
+    game = post(first.url + "/api/games", {"players": 3, "bot_speed": "instant", "seats": [
+        {"kind": "human"}, {"kind": "bot", "level": "beginner"}, {"kind": "bot", "level": "beginner"}]})
+
+    async def scenario() -> None:
+        ann = Player(game["id"], 0, game["tokens"]["0"], first.url)
+        watcher = Player(game["id"], 0, game["tokens"]["0"], second.url)  # the same seat, on the other process
+        await ann.connect()
+        await watcher.connect()
+        rng = random.Random(7)
+        for step in range(60):
+            while ann.view["current"] != 0 and ann.view["stage"] != "over":
+                await ann.next("update")
+            if ann.view["stage"] == "over":
+                break
+            answer = await ann.act(rng.choice(ann.view["legal"])["action"], f"a{step}")
+            assert answer["type"] == "ack", answer
+            await ann.wait_for(answer["version"])
+        while ann.view["current"] != 0 and ann.view["stage"] != "over":  # the bots finish; then nothing moves
+            await ann.next("update")
+        await watcher.wait_for(ann.version)
+        assert watcher.seen == list(range(1, watcher.version + 1))
+        assert watcher.view == ann.view
+        await ann.ws.close()
+        await watcher.ws.close()
+
+    asyncio.run(scenario())
+    engine = create_engine(database_url(database))
+    with engine.connect() as connection:
+        versions = [row[0] for row in connection.execute(
+            text("SELECT version FROM events WHERE game_id = :g ORDER BY version"), {"g": game["id"]})]
+        stored = connection.execute(text("SELECT version, actions FROM games WHERE id = :g"),
+                                    {"g": game["id"]}).one()
+    engine.dispose()
+    assert versions == list(range(1, stored[0] + 1))  # one event per version: nothing applied twice
+    actions = stored[1] if isinstance(stored[1], list) else json.loads(stored[1])
+    assert len(actions) == stored[0]  # no undo here: one action per version
+
+
+def test_migrations_build_the_models_schema(database: str) -> None:
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from torres.server.store import Base
+
+    store = Store(database)
+    store.create_schema()
+    store.create_schema()  # upgrading an up-to-date database changes nothing
+    with store.engine.connect() as connection:
+        differences = compare_metadata(MigrationContext.configure(connection), Base.metadata)
+    store.close()
+    assert differences == []
