@@ -312,3 +312,14 @@ def test_rules_page_and_meta(client: TestClient) -> None:
     meta = client.get("/api/meta").json()
     assert set(meta["editions"]) == set(torres.EDITIONS) and meta["levels"][-1] == "expert"
     assert client.get("/api/rules/xx").status_code == 404
+
+
+def test_my_games_lists_known_games_in_the_order_asked(client: TestClient, db: str) -> None:
+    first, second = new_game(client), new_game(client, hotseat=True)
+    listed = client.get(f"/api/games?ids={second['id']},nope,{first['id']}").json()["games"]
+    assert [g["id"] for g in listed] == [second["id"], first["id"]]
+    assert all(g["status"] == "playing" and g["current"] == 0 for g in listed)
+    # read from the database too, by a server that has none of them in memory
+    with TestClient(create_app(db, client_limits=FAST)) as fresh:
+        again = fresh.get(f"/api/games?ids={first['id']},{second['id']}").json()["games"]
+    assert [g["seats"] for g in again] == [first["game"]["seats"], second["game"]["seats"]]

@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 
 from ..engine.cards import CARD_TEXT
 from ..engine.master import MASTER_TEXT
-from ..engine.rules import EDITIONS, Rules
+from ..engine.rules import EDITIONS
 from ..engine.state import GameState
 from ..records import RecordError, record_of
 from .bots import SPEEDS, BotDriver, BotPool
@@ -156,14 +156,10 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
     async def list_games(ids: str = Query("", max_length=2000)) -> dict[str, Any]:
         wanted = [i for i in ids.split(",") if i][:100]
         out = []
-        for row, seat_rows in store.summaries(wanted):
-            room = rooms.loaded_room(row.id)
-            if room is not None:
-                out.append(room.summary())
-                continue
-            stored = store.load(row.id)
-            if stored is not None:
-                out.append(summary_json(stored, stored.seats, stored.version, stored.bot_speed, _progress(row)))
+        for stored, progress in store.listed(wanted):
+            room = rooms.loaded_room(stored.id)
+            out.append(room.summary() if room is not None else
+                       summary_json(stored, stored.seats, stored.version, stored.bot_speed, progress))
         order = {game_id: i for i, game_id in enumerate(wanted)}
         out.sort(key=lambda g: order.get(g["id"], 0))
         return {"games": out}
@@ -237,12 +233,3 @@ def _meta(room: Room) -> dict[str, Any]:
     return {"players": [{"name": s.name, "kind": s.kind, "level": s.level} for s in room.seats],
             "program": "torres serve", "game": room.id}
 
-
-def _progress(row: Any) -> Any:
-    from .store import Progress
-
-    return Progress(finished=row.finished, stage=row.stage, current=row.current, phase=row.phase, round=row.round,
-                    scores=list(row.scores), winners=list(row.winners))
-
-
-__all__ = ["create_app", "Rules"]

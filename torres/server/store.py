@@ -235,7 +235,8 @@ class Store:
             seats = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
             return _stored(row, seats)
 
-    def summaries(self, game_ids: list[str]) -> list[tuple[GameRow, list[SeatRow]]]:
+    def listed(self, game_ids: list[str]) -> list[tuple[StoredGame, Progress]]:
+        """These games (unknown ids left out) with their progress, read without replaying any."""
         with self.sessions() as session:
             rows = session.scalars(select(GameRow).where(GameRow.id.in_(game_ids))).all()
             seats = session.scalars(select(SeatRow).where(SeatRow.game_id.in_(game_ids))
@@ -243,7 +244,7 @@ class Store:
             by_game: dict[str, list[SeatRow]] = {}
             for s in seats:
                 by_game.setdefault(s.game_id, []).append(s)
-            return [(r, by_game.get(r.id, [])) for r in rows]
+            return [(_stored(r, by_game.get(r.id, [])), _progress(r)) for r in rows]
 
     def unfinished_ids(self) -> list[str]:
         with self.sessions() as session:
@@ -332,6 +333,11 @@ def _progress_columns(progress: Progress) -> dict[str, Any]:
     return {"finished": progress.finished, "stage": progress.stage, "current": progress.current,
             "phase": progress.phase, "round": progress.round, "scores": progress.scores,
             "winners": progress.winners}
+
+
+def _progress(row: GameRow) -> Progress:
+    return Progress(finished=row.finished, stage=row.stage, current=row.current, phase=row.phase, round=row.round,
+                    scores=list(row.scores), winners=list(row.winners))
 
 
 def _stored(row: GameRow, seats: Iterable[SeatRow]) -> StoredGame:
