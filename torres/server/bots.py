@@ -14,7 +14,8 @@ import multiprocessing
 import zlib
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
-from typing import TYPE_CHECKING
+from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING, Callable
 
 from ..ai.base import Bot, make_bot
 from ..ai.greedy import GreedyBot
@@ -74,59 +75,94 @@ def hint_in_worker(view: SeatView, seed: int) -> tuple[list[str], str]:
 
 
 class BotPool:
-    """Worker processes for bots and hints; a game always goes to the same worker."""
+    """Worker processes for bots and hints; a game always goes to the same worker.
 
-    def __init__(self, workers: int = 1) -> None:
+    ``worker`` is the function a worker process runs to choose (a top-level function, so it can be pickled by
+    name; :func:`choose_in_worker` unless a test puts a failing one in its place) and ``timeout`` the seconds a
+    bot may take before a simpler bot plays its action instead."""
+
+    def __init__(self, workers: int = 1, worker: Callable[[str, int, str, int, SeatView], int] = choose_in_worker,
+                 timeout: float = BOT_TIMEOUT) -> None:
         self.workers = max(1, workers)
+        self.worker = worker
+        self.timeout = timeout
         self._context = multiprocessing.get_context("spawn")
         self._executors: list[ProcessPoolExecutor | None] = [None] * self.workers
 
+    def _slot(self, game_id: str) -> int:
+        return zlib.crc32(game_id.encode()) % self.workers
+
     def _executor(self, game_id: str) -> ProcessPoolExecutor:
-        slot = zlib.crc32(game_id.encode()) % self.workers
+        slot = self._slot(game_id)
         executor = self._executors[slot]
         if executor is None:
             executor = ProcessPoolExecutor(max_workers=1, mp_context=self._context)
             self._executors[slot] = executor
         return executor
 
-    def _restart(self, game_id: str) -> None:
-        """A worker stuck on a runaway bot is replaced (its other games re-plan on the fresh worker)."""
-        slot = zlib.crc32(game_id.encode()) % self.workers
-        executor = self._executors[slot]
+    def _restart(self, game_id: str, executor: ProcessPoolExecutor) -> None:
+        """A worker stuck on a runaway bot (or dead) is replaced; its other games re-plan on the fresh worker.
+        Only ``executor`` is replaced: a game whose call failed because another game's restart ended it must not
+        end the fresh worker too."""
+        slot = self._slot(game_id)
+        if self._executors[slot] is not executor:
+            return
         self._executors[slot] = None
-        if executor is not None:
-            for process in list(getattr(executor, "_processes", {}).values()):
-                process.terminate()
-            executor.shutdown(wait=False, cancel_futures=True)
+        for process in list((getattr(executor, "_processes", None) or {}).values()):
+            process.terminate()
+        executor.shutdown(wait=False, cancel_futures=True)
 
     async def choose(self, game_id: str, seat: int, level: str, seed: int, view: SeatView) -> int:
+        """The bot's action, or a :data:`FALLBACK_LEVEL` bot's when the bot raises, answers with an illegal
+        action or takes over ``timeout`` seconds (then its worker is replaced); the failure is logged."""
         loop = asyncio.get_running_loop()
+        executor = self._executor(game_id)
         try:
-            future = loop.run_in_executor(self._executor(game_id), choose_in_worker, game_id, seat, level, seed, view)
-            action = await asyncio.wait_for(future, BOT_TIMEOUT)
+            future = loop.run_in_executor(executor, self.worker, game_id, seat, level, seed, view)
+            action = await asyncio.wait_for(future, self.timeout)
             if action in view.legal:
                 return action
-            log.error("bot %s of game %s seat %d chose an illegal action %r", level, game_id, seat, action)
+            log.error("bot %s of game %s seat %d chose an illegal action %r; a %s bot plays instead", level,
+                      game_id, seat, action, FALLBACK_LEVEL)
         except asyncio.TimeoutError:
-            log.error("bot %s of game %s seat %d took over %.0f s; a %s bot plays instead", level, game_id, seat,
-                      BOT_TIMEOUT, FALLBACK_LEVEL)
-            self._restart(game_id)
-        except Exception:
+            log.error("bot %s of game %s seat %d took over %g s; a %s bot plays instead", level, game_id, seat,
+                      self.timeout, FALLBACK_LEVEL)
+            self._restart(game_id, executor)
+        except asyncio.CancelledError:
+            if _cancelling():
+                raise
+            # Not this task: the call was cancelled when its worker was replaced for another game's runaway bot.
+            log.warning("bot %s of game %s seat %d lost its worker; a %s bot plays instead", level, game_id, seat,
+                        FALLBACK_LEVEL)
+        except BrokenProcessPool:
+            log.exception("the bot worker of game %s died; a %s bot plays instead", game_id, FALLBACK_LEVEL)
+            self._restart(game_id, executor)
+        except Exception:  # the bot's own error: its worker is fine and is kept
             log.exception("bot %s of game %s seat %d failed; a %s bot plays instead", level, game_id, seat,
                           FALLBACK_LEVEL)
-            self._restart(game_id)
         return make_bot(FALLBACK_LEVEL, seed).choose(view)
 
     async def hint(self, game_id: str, view: SeatView, seed: int) -> tuple[list[str], str]:
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self._executor(game_id), hint_in_worker, view, seed)
-        return await asyncio.wait_for(future, BOT_TIMEOUT)
+        try:
+            return await asyncio.wait_for(future, BOT_TIMEOUT)
+        except asyncio.CancelledError:
+            if _cancelling():
+                raise
+            raise RuntimeError("the hint's worker was replaced") from None
 
     def close(self) -> None:
         for executor in self._executors:
             if executor is not None:
                 executor.shutdown(wait=False, cancel_futures=True)
         self._executors = [None] * self.workers
+
+
+def _cancelling() -> bool:
+    """Whether the running task itself is being cancelled (not only a future it awaited)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
 
 
 class BotDriver:
