@@ -11,7 +11,9 @@ from typing import Annotated, Any, Literal, Union
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
+from ..engine.master import MasterCard
 from ..engine.rules import EDITIONS, CardMode, Rules
+from ..engine.state import GameState
 from .rooms import Connection, Rejected, Room, dumps
 from .store import Store
 
@@ -29,6 +31,13 @@ class Limits(BaseModel):
 
 
 CLIENT_LIMITS = Limits()
+
+#: Rules settings that shape the board, the supply and the turn. A new game's rules text may set every other
+#: setting (the variants: card mode, master, spacing, ...) to any value of its type, but these only to a value one of
+#: the editions uses: the engine takes arbitrary ones on trust, and e.g. ``castles=z9`` fails at setup,
+#: ``blocks_total=0`` or ``phase_stacks=0`` fail in the middle of a game and ``castles=d8`` leaves nobody a move.
+SHAPING_SETTINGS = ("stack_cap", "knights_per_player", "action_points", "max_buys", "blocks_total", "min_castles",
+                    "castles", "phase_stacks", "king_bonus")
 
 # --- HTTP ----------------------------------------------------------------------------------------------------
 
@@ -81,7 +90,17 @@ class NewGame(BaseModel):
             changes["card_mode"] = CardMode(self.card_mode)
         if self.master is not None:
             changes["master"] = self.master
-        return rules.replace(**changes) if changes else rules
+        rules = rules.replace(**changes) if changes else rules
+        for key in SHAPING_SETTINGS:
+            if getattr(rules, key) not in {getattr(edition, key) for edition in EDITIONS.values()}:
+                raise ValueError(f"{key} can only be set as one of the editions has it")
+        if not -1 <= rules.master_card < len(MasterCard):
+            raise ValueError(f"master_card is -1 (drawn) or 0..{len(MasterCard) - 1}")
+        try:
+            GameState(self.players, 0, rules)
+        except Exception as exc:  # whatever the engine says of these rules, it is the request that is wrong
+            raise ValueError(f"these rules do not make a game: {exc}") from None
+        return rules
 
 
 # --- the websocket -------------------------------------------------------------------------------------------
@@ -188,9 +207,18 @@ async def handle_socket(websocket: WebSocket, room: Room, store: Store, pool: An
         await websocket.close(code=1008)
 
 
+def _loads(text: str) -> Any:
+    """``json.loads``, with JSON nested deeper than the parser goes (a few kilobytes of ``[``) as a ``ValueError``
+    like any other text that is not JSON, not a ``RecursionError`` out of the connection's handler."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
 async def _dispatch(text: str, connection: Connection, room: Room, store: Store, pool: Any) -> None:
     try:
-        message = ClientMessage.validate_python(json.loads(text))
+        message = ClientMessage.validate_python(_loads(text))
     except (ValueError, ValidationError) as exc:
         reason = _reason(exc) if isinstance(exc, ValidationError) else "not JSON"
         request_id = _id_of(text)
@@ -252,7 +280,7 @@ async def _hint(message: HintRequest, connection: Connection, room: Room, pool: 
 def _id_of(text: str) -> str | None:
     """The client id of a message that failed validation, so its rejection can name it."""
     try:
-        data = json.loads(text)
+        data = _loads(text)
     except ValueError:
         return None
     value = data.get("id") if isinstance(data, dict) else None
