@@ -398,3 +398,20 @@ def test_an_uploaded_record_with_impossible_rules_is_a_400(client: TestClient) -
               "players": 2, "seed": 1, "actions": [], "result": {"scores": [0, 0], "winners": [], "finished": False}}
     with TestClient(client.app, raise_server_exceptions=False) as other:
         assert other.post("/api/replay", json=record).status_code == 400
+
+
+@pytest.mark.parametrize("edition", ["riogrande:castles=z9", "riogrande:edition=0", "hebrew:phase_stacks=0",
+                                     "ravensburger:blocks_total=0", "riogrande:castles=d8",
+                                     "riogrande:master_card=99", "idw:knights_per_player=0"])
+def test_rules_that_make_no_game_are_refused(client: TestClient, edition: str) -> None:
+    answer = client.post("/api/games", json={"players": 2, "edition": edition, "hotseat": True,
+                                             "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert answer.status_code == 400 and answer.json()["detail"], answer.text
+
+
+@pytest.mark.parametrize("edition", ["idw:master=1", "riogrande:card_mode=common,spacing=gap1_no_diagonal",
+                                     "yucata:master=1,master_card=3", "riogrande:stack_cap=0"])
+def test_rules_variants_are_still_welcome(client: TestClient, edition: str) -> None:
+    answer = client.post("/api/games", json={"players": 2, "edition": edition, "hotseat": True,
+                                             "seats": [{"kind": "human"}, {"kind": "human"}]})
+    assert answer.status_code == 201, answer.text

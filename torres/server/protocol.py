@@ -91,6 +91,14 @@ class NewGame(BaseModel):
         if self.master is not None:
             changes["master"] = self.master
         rules = rules.replace(**changes) if changes else rules
+        if rules.edition != name:
+            raise ValueError("the edition is named before the ':', not as a setting")
+        try:
+            same = Rules.from_text(rules.to_text()) == rules  # what is stored must read back as these rules
+        except ValueError:
+            same = False
+        if not same:
+            raise ValueError(f"these settings do not survive being written down: {self.edition!r}")
         for key in SHAPING_SETTINGS:
             if getattr(rules, key) not in {getattr(edition, key) for edition in EDITIONS.values()}:
                 raise ValueError(f"{key} can only be set as one of the editions has it")
