@@ -7,6 +7,11 @@ place and score, and compare with the numbers printed in the rulebook.
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import io
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +20,7 @@ from torres import GameState, IllegalActionError, Rules, Stage
 from torres.engine.builder import build
 from torres.engine.scoring import PhaseScoring
 from torres.engine.squares import parse_square
+from torres.engine.state import KING
 
 RIOGRANDE = Rules.for_edition("riogrande")
 YUCATA = Rules.for_edition("yucata")
@@ -216,26 +222,61 @@ def test_yucata_scoring_example_at_phase2_black_35_green_19() -> None:
 
 
 # --- 001 yucata: door travel (the knight at F6) ----------------------------------------------------------------
-# Castles (none orthogonally adjacent to another):
+# The passage (001): "the knight at F6 is trying to move: - C7, F7, and H5 are blocked by knights and the king.
+# - E5 can be reached for 2 AP by stepping onto E6 first. - Since E6 is on a higher level than F6, there is a door
+# between E6 and F6, so D7 is reachable using 1 AP (and similarly, the door between D7 and D8 allows a knight to get
+# from D7 all the way to A5 for a single action point). - Finally even though G6 is adjacent to F6, the knight cannot
+# move there because it is 2 levels higher than its current level". The picture is not in the text; two boards on
+# which every statement holds, each checked below:
+#
+# "tests": castles (none orthogonally adjacent to another)
 #   A = c6 1, d6 1, e6 1, e5 2   (the door between e6 and f6; exits c7, d7, ...)
 #   B = g6 2, h6 1               (g6 two levels above f6; its doors lead to h5)
 #   C = d8, c8, b8, a8, a7, a6   (the door between d7 and d8; exits a5, c7, ...)
 #   D = f7 1, f8 1               (the king on f7)
-# Black's knight on f6 (level 0); green knights on c7 and h5; the king on f7.
+#   Black's knight on f6 (level 0); green knights on c7 and h5; the king on f7.
+# "docs": the board of docs/api.md and docs/rules.md §5.2 -- f6 (a starting castle) on level 1 in the castle
+#   {f6 1, e6 2, e7 2, e5 2, g6 3}; C = d8 2, c8 2, b8 1, a8 1, a7 1, a6 1; the king's castle h5 1.
+#   Black's knight on f6; green knights on c7 and f7; the king on h5.
 DOORS = {"c6": 1, "d6": 1, "e6": 1, "e5": 2, "g6": 2, "h6": 1,
          "d8": 1, "c8": 1, "b8": 1, "a8": 1, "a7": 1, "a6": 1, "f7": 1, "f8": 1}
+DOCS_DOORS = {"f6": 1, "e6": 2, "e7": 2, "e5": 2, "g6": 3, "h5": 1,
+              "d8": 2, "c8": 2, "b8": 1, "a8": 1, "a7": 1, "a6": 1}
+BOARDS = ["tests", "docs"]
 
 
-def door_position(blockers: bool = True) -> GameState:
+def door_position(blockers: bool = True, board: str = "tests") -> GameState:
+    if board == "docs":
+        if blockers:
+            return build(2, heights=DOCS_DOORS, knights={0: ["f6"], 1: ["c7", "f7"]}, king="h5", rules=YUCATA)
+        return build(2, heights=DOCS_DOORS, knights={0: ["f6"], 1: ["b2", "h2"]}, king="a8", rules=YUCATA)
     if blockers:
         return build(2, heights=DOORS, knights={0: ["f6"], 1: ["c7", "h5"]}, king="f7", rules=YUCATA)
     return build(2, heights=DOORS, knights={0: ["f6"], 1: ["b2", "h2"]}, king="f8", rules=YUCATA)
 
 
-def test_yucata_door_example_board_is_consistent() -> None:
-    g = door_position()
+def cheapest(g: GameState, src: str, max_ap: int = 5) -> dict[str, int]:
+    """The fewest AP in which the knight on ``src`` reaches each square with plain moves (steps and doors)."""
+    best: dict[str, int] = {src: 0}
+    frontier = [(g, src)]
+    for ap in range(1, max_ap + 1):
+        nxt = []
+        for state, sq in frontier:
+            for dst in targets(state, sq):
+                if dst not in best:
+                    best[dst] = ap
+                    after = state.clone()
+                    after.push(f"{sq}-{dst}")
+                    nxt.append((after, dst))
+        frontier = nxt
+    return best
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_yucata_door_example_board_is_consistent(board: str) -> None:
+    g = door_position(board=board)
     info = g.info
-    assert info.castle_count == 4
+    assert info.castle_count == (4 if board == "tests" else 3)
     for c in range(info.castle_count):
         assert info.top[c] <= info.area[c]
     assert g.level(parse_square("e6")) > g.level(parse_square("f6"))
@@ -243,15 +284,17 @@ def test_yucata_door_example_board_is_consistent() -> None:
     assert g.level(parse_square("d8")) > g.level(parse_square("d7"))
 
 
-def test_yucata_door_example_d7_for_one_ap_through_the_e6_door() -> None:
-    g = door_position()
+@pytest.mark.parametrize("board", BOARDS)
+def test_yucata_door_example_d7_for_one_ap_through_the_e6_door(board: str) -> None:
+    g = door_position(board=board)
     assert "d7" in targets(g, "f6")
     g.push("f6-d7")
     assert g.ap == 4
 
 
-def test_yucata_door_example_from_d7_a5_for_one_ap_through_the_d8_door() -> None:
-    g = door_position()
+@pytest.mark.parametrize("board", BOARDS)
+def test_yucata_door_example_from_d7_a5_for_one_ap_through_the_d8_door(board: str) -> None:
+    g = door_position(board=board)
     g.push("f6-d7")
     assert "a5" in targets(g, "d7")
     g.push("d7-a5")
@@ -259,30 +302,56 @@ def test_yucata_door_example_from_d7_a5_for_one_ap_through_the_d8_door() -> None
     assert g.knights[0] == [parse_square("a5")]
 
 
-def test_yucata_door_example_e5_needs_two_ap_via_e6() -> None:
-    g = door_position()
+@pytest.mark.parametrize("board", BOARDS)
+def test_yucata_door_example_e5_needs_two_ap_via_e6(board: str) -> None:
+    g = door_position(board=board)
     assert "e5" not in targets(g, "f6")
     assert not g.is_legal("f6-e5")
+    assert cheapest(g, "f6")["e5"] == 2
     g.push("f6-e6")
-    assert "e5" in targets(g, "e6")
+    assert g.ap == 4 and "e5" in targets(g, "e6")
     g.push("e6-e5")
     assert g.ap == 3
 
 
-def test_yucata_door_example_g6_two_levels_up_is_unreachable() -> None:
+@pytest.mark.parametrize("board", BOARDS)
+def test_yucata_door_example_g6_two_levels_up_is_unreachable(board: str) -> None:
     for blockers in (True, False):
-        g = door_position(blockers)
+        g = door_position(blockers, board)
         assert "g6" not in targets(g, "f6")
         with pytest.raises(IllegalActionError):
             g.push("f6-g6")
 
 
-def test_yucata_door_example_c7_f7_h5_blocked_by_knights_and_king() -> None:
-    blocked = door_position(blockers=True)
-    free = door_position(blockers=False)
+@pytest.mark.parametrize("board", BOARDS)
+def test_yucata_door_example_c7_f7_h5_blocked_by_knights_and_king(board: str) -> None:
+    blocked = door_position(blockers=True, board=board)
+    free = door_position(blockers=False, board=board)
+    occupants = sorted(blocked.occ[parse_square(sq)] for sq in ("c7", "f7", "h5"))
+    assert occupants == [2, 2, KING]  # two (green) knights and the king
+    blocked_reach, free_reach = cheapest(blocked, "f6"), cheapest(free, "f6")
     for sq in ("c7", "f7", "h5"):
-        assert sq not in targets(blocked, "f6"), sq
-        assert sq in targets(free, "f6"), f"{sq} must be reachable in one move when nobody stands there"
+        assert sq not in blocked_reach, sq
+        assert sq in free_reach, f"{sq} must be reachable when nobody stands there"
+        if board == "tests":
+            assert free_reach[sq] == 1, f"{sq} must be reachable in one move when nobody stands there"
+
+
+def test_the_api_md_builder_example_is_the_docs_board_and_prints_what_its_comments_say() -> None:
+    """docs/api.md's builder example (the door example of docs/rules.md §5.2): run it and compare every printed line
+    with the comment on its ``print`` (the text before the comment's ':')."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "api.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if 'game.push("f6-d7")' in b]
+    assert len(blocks) == 1
+    code = blocks[0]
+    heights = ast.literal_eval(re.search(r"heights=(\{.*?\})", code, re.S).group(1))  # type: ignore[union-attr]
+    assert heights == DOCS_DOORS
+    expected = [line.split("#", 1)[1].split(":")[0].strip() for line in code.splitlines()
+                if line.startswith("print(")]
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "docs/api.md", "exec"), {})
+    assert out.getvalue().splitlines() == expected
 
 
 # --- 001 yucata: placing a block ---------------------------------------------------------------------------------
