@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -10,6 +11,7 @@ import pytest
 from torres import GameState, IllegalActionError, Rules, Stage
 from torres.engine.builder import build
 from torres.engine.cards import Card
+from torres.engine.rules import StackChoice
 from torres.engine.squares import parse_square
 
 RG = Rules.for_edition("riogrande")
@@ -118,6 +120,71 @@ def test_lift_on_level0_next_to_one_castle_grows_it() -> None:
 def test_lift_needs_a_block_in_the_own_supply() -> None:
     g = pos([Card.LIFT], dict(SIX, c3=1, c4=1), ["c3"], stacks={0: [], 1: [2]})
     assert not plays(g, Card.LIFT)
+
+
+# --- lift and "never more than three tower blocks in a turn" (the setting lift_counts_toward_three) -------------
+# 000: "A player may never add more than three tower blocks in a turn." -- the lift card: "The tower block may come
+# from any of the stacks in your supply." Default: the card's block comes on top of the three; the setting counts it.
+THREE = dict(SIX, c3=1, c4=1)  # the knight on c3 (area 2, level 1) can be lifted; blocks go on a7, a6, a5 (a8's castle)
+STRICT = RG.replace(lift_counts_toward_three=True)
+
+
+def after_blocks(rules: Rules, stack: int, blocks: int, stacks: list[int]) -> GameState:
+    g = pos([Card.LIFT], THREE, ["c3"], rules=rules, stacks={0: stacks})
+    if rules.stack_choice is StackChoice.PLAYER:
+        g.push(f"stack {stack}")
+    for square in ("a7", "a6", "a5")[:blocks]:
+        g.push(f"block {square}")
+    return g
+
+
+def test_lift_after_three_blocks_from_the_stack_is_legal_by_default() -> None:
+    g = after_blocks(RG, 3, 3, [3, 2])
+    assert g.turn_stack == 0 and g.ap == 2
+    assert_free(g, "play lift c3 from:2")  # a fourth block this turn
+    assert g.level(sq("c3")) == 2 and g.stacks[0] == [1]
+
+
+def test_lift_after_three_blocks_is_illegal_when_it_counts_toward_three() -> None:
+    g = after_blocks(STRICT, 3, 3, [3, 2])
+    assert not plays(g, Card.LIFT)
+    with pytest.raises(IllegalActionError, match="never add more than three tower blocks in a turn"):
+        g.push("play lift c3 from:2")
+    assert g.level(sq("c3")) == 1 and g.hands[0][Card.LIFT] == 1
+
+
+def test_lift_counting_toward_three_still_allows_a_third_block() -> None:
+    # two placed from a stack of 3: the lift is the third block, from another stack or from the turn's own
+    g = after_blocks(STRICT, 3, 2, [3, 2])
+    assert plays(g, Card.LIFT) >= {"play lift c3 from:2", "play lift c3 from:turn"}
+    # a stack of 2 used up: the turn placed two, so the lift (the third) is legal -- it is the count that matters,
+    # not whether the turn's stack is empty
+    g = after_blocks(STRICT, 2, 2, [3, 2])
+    assert g.turn_stack == 0 and "play lift c3 from:3" in plays(g, Card.LIFT)
+    g.push("play lift c3 from:3")
+    assert g.stacks[0] == [2]
+
+
+def test_lift_count_survives_undo_position_strings_and_views() -> None:
+    g = after_blocks(STRICT, 3, 3, [3, 2])
+    text = g.position()
+    assert " stack=0 taken=3 " in text
+    loaded = GameState.from_position(text)
+    assert not plays(loaded, Card.LIFT) and loaded.position() == text
+    # a bot's determinization (full hands: the built hand is then consistent with the decks)
+    det = after_blocks(STRICT.replace(full_hand=True), 3, 3, [3, 2]).view(0).determinize(random.Random(1))
+    assert det.stack_taken == 3 and det.hands[0][Card.LIFT] == 1 and not plays(det, Card.LIFT)
+    g.pop()  # back to two blocks placed: the lift is legal again
+    assert "play lift c3 from:2" in plays(g, Card.LIFT)
+    # default rules: the position string has no taken field (the count changes nothing there)
+    assert " taken=" not in after_blocks(RG, 3, 3, [3, 2]).position()
+
+
+def test_lift_counts_toward_three_with_the_largest_stack_taken_automatically() -> None:
+    # yucata 2 players (stack cap 3): the turn's stack of 3 is taken at the start of the turn, not by an action
+    g = after_blocks(YUC.replace(lift_counts_toward_three=True), 3, 3, [3, 2])
+    assert g.stack_taken == 3 and g.turn_stack == 0 and not plays(g, Card.LIFT)
+    assert "play lift c3 from:2" in plays(after_blocks(YUC, 3, 3, [3, 2]), Card.LIFT)
 
 
 # --- build ------------------------------------------------------------------------------------------------------

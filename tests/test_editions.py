@@ -320,6 +320,17 @@ def test_edition_presets() -> None:
 def test_rules_text_round_trip() -> None:
     r = IDW.replace(master=True, card_mode="common")
     assert Rules.from_text(r.to_text()) == r
+    strict = RG.replace(lift_counts_toward_three=True)
+    assert strict.to_text() == "riogrande:lift_counts_toward_three=1"
+    assert Rules.from_text(strict.to_text()) == strict
+    assert Rules.from_text("yucata:lift_counts_toward_three=0") == YUC
+
+
+def test_lift_counts_toward_three_is_off_in_every_edition() -> None:
+    # no rulebook settles whether the lift card's block is one of the "three tower blocks in a turn" (000): the
+    # card exception is the default everywhere, the strict reading an option (docs/rules.md §6.3)
+    for r in (RG, RAV, IDW, YUC, HEB):
+        assert not r.lift_counts_toward_three
 
 
 # --- shift_six_every_moment ---------------------------------------------------------------------------------

@@ -480,8 +480,8 @@ def check_views(state: GameState, rng: random.Random) -> None:
         assert _public_json(det.view(seat)) == _public_json(view)
         assert bytes(det.heights) == bytes(state.heights) and bytes(det.occ) == bytes(state.occ)
         assert [sorted(k) for k in det.knights] == [sorted(k) for k in state.knights]
-        assert (det.king, det.scores, det.supply, det.stacks, det.carry, det.turn_stack) == (
-            state.king, state.scores, state.supply, state.stacks, state.carry, state.turn_stack)
+        assert (det.king, det.scores, det.supply, det.stacks, det.carry, det.turn_stack, det.stack_taken) == (
+            state.king, state.scores, state.supply, state.stacks, state.carry, state.turn_stack, state.stack_taken)
         assert (det.stage, det.phase, det.round, det.turn, det.start, det.current, det.ap, det.buys,
                 det.played) == (state.stage, state.phase, state.round, state.turn, state.start, state.current,
                                 state.ap, state.buys, state.played)

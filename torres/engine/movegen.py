@@ -230,6 +230,8 @@ def _card_actions(state: "GameState", seat: int, card: int, out: list[int], free
         if state.supply > 0:
             _emit(out, O_BUILD, info.placeable_mask() & free)
     elif card == Card.LIFT:
+        if state.rules.lift_counts_toward_three and placed_from_stack(state) >= 3:
+            return
         sources = sorted(set(state.stacks[seat]))
         if state.turn_stack > 0:
             sources.insert(0, 0)
@@ -247,6 +249,11 @@ def _card_actions(state: "GameState", seat: int, card: int, out: list[int], free
                     out.append(O_LIFT + sq * MAX_STACK + s)
     elif card == Card.SHIFT:
         out.extend(O_SHIFT + src * 64 + dst for src, dst in shift_moves(state))
+
+
+def placed_from_stack(state: "GameState") -> int:
+    """Blocks placed this turn from the turn's stack (0 before one is taken); a lift ``from:turn`` counts too."""
+    return state.stack_taken - state.turn_stack if state.turn_stack >= 0 else 0
 
 
 def shift_moves(state: "GameState") -> list[tuple[int, int]]:
@@ -359,6 +366,9 @@ def explain_illegal(state: "GameState", action_id: int) -> str:
     if kind is Kind.LIFT:
         if a not in mine:
             return f"{text}: you have no knight on {square_name(a)}"
+        if state.rules.lift_counts_toward_three and placed_from_stack(state) >= 3:
+            return (f"{text}: a player may never add more than three tower blocks in a turn, and this turn placed "
+                    f"{placed_from_stack(state)} (lift_counts_toward_three)")
         if b and b not in state.stacks[seat]:
             return f"{text}: you have no stack of {b} blocks"
         if b == 0 and state.turn_stack <= 0:

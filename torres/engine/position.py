@@ -80,6 +80,7 @@ def to_position(state: GameState, seat: int | None = None) -> str:
         f"buys={state.buys}",
         f"played={int(state.played)}",
         f"stack={'-' if state.turn_stack < 0 else state.turn_stack}",
+        *_taken_field(state),
         f"king={square_name(state.king) if state.king >= 0 else '-'}",
         f"supply={state.supply}",
         f"scores={_ints(state.scores)}",
@@ -95,6 +96,15 @@ def to_position(state: GameState, seat: int | None = None) -> str:
         f"master={state.master_card if state.master_card >= 0 else '-'}",
     ]
     return " ".join(fields)
+
+
+def _taken_field(state: GameState) -> list[str]:
+    """``taken=<n>``: the blocks the turn's stack held when it was taken. Only written under
+    ``lift_counts_toward_three``, the one setting it changes anything for (the lift then needs the number of blocks
+    placed this turn); without it a loaded position counts nothing placed yet."""
+    if state.rules.lift_counts_toward_three and state.turn_stack >= 0:
+        return [f"taken={state.stack_taken}"]
+    return []
 
 
 def from_position(text: str) -> GameState:
@@ -136,6 +146,8 @@ def _check_ranges(state: GameState) -> None:
         problems.append("round out of range for the phase card")
     if not 0 <= state.start < n or not 0 <= state.turn <= max(n, 8):
         problems.append("start/turn out of range")
+    if state.stack_taken < state.turn_stack:
+        problems.append("taken (the turn's stack when taken) cannot be less than stack")
     if state.ap < 0 or state.buys < 0 or state.supply < 0:
         problems.append("ap, buys and supply cannot be negative")
     if any(s < 0 for s in state.scores) or any(h < 0 for stack in state.stacks for h in stack):
@@ -190,6 +202,7 @@ def _build(v: dict[str, str]) -> GameState:
     state.buys = int(v["buys"])
     state.played = v["played"] == "1"
     state.turn_stack = -1 if v["stack"] == "-" else int(v["stack"])
+    state.stack_taken = int(v["taken"]) if "taken" in v and state.turn_stack >= 0 else state.turn_stack
     state.king = -1 if v["king"] == "-" else parse_square(v["king"])
     state.supply = int(v["supply"])
     state.scores = [int(x) for x in v["scores"].split(".")]

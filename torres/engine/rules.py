@@ -88,6 +88,10 @@ class Rules:
     vault_over: VaultOver = VaultOver.ANY_KNIGHT
     shift_level_one: bool = False  # yucata: shift takes a level-1 block and leaves it at level 1
     climb_card: ClimbCard = ClimbCard.EXACTLY_TWO
+    # The lift card's block ("may come from any of the stacks in your supply", 000_…) is one of the turn's at most
+    # three ("A player may never add more than three tower blocks in a turn"): no lift once three blocks were placed
+    # from the turn's stack. Off (every edition): the card's block comes on top, as a card exception.
+    lift_counts_toward_three: bool = False
     shift_six_every_moment: bool = False  # Ravensburger: "zu jedem Zeitpunkt mindestens 6 Burgen"
     spacing: Spacing = Spacing.ORTHOGONAL_GAP2
     master: bool = False

@@ -55,6 +55,7 @@ class _Snapshot(NamedTuple):
     stacks: list[list[int]]
     carry: list[int]
     turn_stack: int
+    stack_taken: int
     ap: int
     buys: int
     played: bool
@@ -136,6 +137,10 @@ class GameState:
         self.stacks: list[list[int]] = [[] for _ in range(players)]
         self.carry = [0] * players
         self.turn_stack = -1
+        # The blocks the turn's stack held when it was taken (-1 before): ``stack_taken - turn_stack`` is the
+        # number of blocks placed from it this turn. Set only by cold actions (``stack``, ``end``, a phase's
+        # start), so the hot ``block`` action keeps counting down ``turn_stack`` alone.
+        self.stack_taken = -1
         self.ap = r.action_points
         self.buys = 0
         self.played = False
@@ -325,9 +330,10 @@ class GameState:
     def _snapshot(self) -> "_Snapshot":
         return _Snapshot(
             bytes(self.heights), bytes(self.occ), self.occupied, [k[:] for k in self.knights], self.king,
-            self.scores[:], self.supply, self.stacks, self.carry, self.turn_stack, self.ap, self.buys, self.played, self.fresh,
-            self.drawn, self.hands, self.decks, self.known, self.common, self.discards, self.phase, self.round,
-            self.turn, self.stage, self.start, self.scorings, len(self.history), self._info, self._legal,
+            self.scores[:], self.supply, self.stacks, self.carry, self.turn_stack, self.stack_taken, self.ap,
+            self.buys, self.played, self.fresh, self.drawn, self.hands, self.decks, self.known, self.common,
+            self.discards, self.phase, self.round, self.turn, self.stage, self.start, self.scorings,
+            len(self.history), self._info, self._legal,
         )
 
     def _restore(self, snap: "_Snapshot", keep_history: bool = True) -> None:
@@ -342,6 +348,7 @@ class GameState:
         self.hands, self.decks, self.known, self.common = snap.hands, snap.decks, snap.known, snap.common
         self.discards, self.scorings = snap.discards, snap.scorings
         self.turn_stack, self.ap, self.buys, self.played = snap.turn_stack, snap.ap, snap.buys, snap.played
+        self.stack_taken = snap.stack_taken
         self.phase, self.round, self.turn, self.stage, self.start = (
             snap.phase, snap.round, snap.turn, snap.stage, snap.start)
         if keep_history:
@@ -389,7 +396,7 @@ class GameState:
             self._end_turn(seat)
         elif kind is Kind.STACK:
             self.stacks[seat].remove(a)
-            self.turn_stack = a
+            self.turn_stack = self.stack_taken = a
         elif kind is Kind.BUY:
             self._buy(seat)
         elif kind is Kind.KEEP:
@@ -513,7 +520,7 @@ class GameState:
             leftover = stacks.pop()  # no stack taken: the turn uses up the smallest one
         else:
             leftover = 0
-        self.turn_stack = -1
+        self.turn_stack = self.stack_taken = -1
         if leftover and stacks:
             cap = self.stack_cap
             if cap == 0:  # yucata.de: "automatically put into the next turn's stack"
@@ -552,7 +559,7 @@ class GameState:
         if self.rules.stack_choice is StackChoice.LARGEST:
             stacks = self.stacks[self.current]
             if stacks:
-                self.turn_stack = stacks.pop(0)
+                self.turn_stack = self.stack_taken = stacks.pop(0)
 
     def _master_turn_order(self) -> None:
         """Master version: "After the first round, the starting player is the player with the most points. If
@@ -585,7 +592,7 @@ class GameState:
         self.stage = Stage.TURN
         self.turn = 0
         self.round = 0
-        self.turn_stack = -1
+        self.turn_stack = self.stack_taken = -1
         self.ap = self.rules.action_points
         self._begin_turn()
 

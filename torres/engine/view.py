@@ -46,6 +46,7 @@ class SeatView:
     buys: int
     played: bool
     turn_stack: int
+    stack_taken: int  # the blocks the turn's stack held when taken (-1 before): public, like every block placed
     heights: bytes
     occupancy: bytes
     knights: tuple[tuple[int, ...], ...]
@@ -81,7 +82,8 @@ class SeatView:
         return cls(
             seat=seat, rules=state.rules, players=state.n, stage=state.stage, current=state.current,
             phase=state.phase, round=state.round, turn=state.turn, start=state.start, ap=state.ap,
-            buys=state.buys, played=state.played, turn_stack=state.turn_stack, heights=bytes(state.heights),
+            buys=state.buys, played=state.played, turn_stack=state.turn_stack, stack_taken=state.stack_taken,
+            heights=bytes(state.heights),
             occupancy=bytes(state.occ), knights=tuple(tuple(k) for k in state.knights), king=state.king,
             scores=tuple(state.scores), supply=state.supply, stacks=tuple(tuple(s) for s in state.stacks),
             carry=tuple(state.carry), hand=tuple(state.hands[seat]) if own else (0,) * N_CARD_TYPES,
@@ -128,6 +130,7 @@ class SeatView:
         state.stage, state.phase, state.round, state.turn = self.stage, self.phase, self.round, self.turn
         state.start, state.ap, state.buys, state.played = self.start, self.ap, self.buys, self.played
         state.turn_stack, state.king, state.supply = self.turn_stack, self.king, self.supply
+        state.stack_taken = self.stack_taken
         state.heights, state.occ = bytearray(self.heights), bytearray(self.occupancy)
         state.knights = [list(k) for k in self.knights]
         state.scores = list(self.scores)
