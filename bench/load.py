@@ -1,0 +1,500 @@
+"""Load client for ``torres serve`` (issue #12, "Load"): many concurrent games of scripted players acting through
+the websocket, with the round trip of every action measured.
+
+Each game is a hot-seat game created over HTTP (the client holds every seat's token) with **one websocket per seat**,
+so every action is seen by the other seats' connections. The seat to act picks a random legal action from its own
+view, sends it, and the round trip is the time from sending until the ack has arrived **and** every connection of
+the game has received the ``update`` of that version. Between two actions a game waits a random think time
+(uniform in [0.5, 1.5] × ``--think``; 0 = as fast as the server answers). A finished game is replaced by a new one.
+No bots: the server's own path is measured.
+
+Everything is bounded: the number of games, the measured seconds, a time limit per action; traffic goes to
+loopback only. Without ``--url`` the script starts its own ``torres serve`` on a free port with a fresh SQLite file
+(``--profile FILE``: the same server run in-process under cProfile, its stats written to FILE and summarised).
+
+    .venv/bin/python bench/load.py                          # 500 games, think 1 s, 30 s measured
+    .venv/bin/python bench/load.py --games 500 --think 0    # closed loop: the server's throughput
+    .venv/bin/python bench/load.py --profile /tmp/serve.prof
+    .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --games 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import random
+import re
+import resource
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+#: Messages a connection sends per second at most: under the server's flood limit (30 per second).
+PACE = 25.0
+#: An action not round-tripped within this many seconds counts as an error.
+ACTION_TIMEOUT = 30.0
+_HEAD = re.compile(r'\{"type":"(\w+)"(?:,"version":(\d+))?')
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)  # sent -> ack and every seat's update (s)
+    sent_at: list[float] = field(default_factory=list)  # when each of those was sent (monotonic s)
+    acks: list[float] = field(default_factory=list)  # sent -> ack (s)
+    errors: dict[str, int] = field(default_factory=dict)
+    games_created: int = 0
+    games_finished: int = 0
+    measuring: bool = False
+    stopping: bool = False
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+class Seat:
+    """One websocket speaking for one seat; a reader task keeps its latest view (parsed only when needed)."""
+
+    def __init__(self, ws: Any, stats: Stats) -> None:
+        self.ws, self.stats = ws, stats
+        self.version = -1
+        self.raw = ""  # the latest welcome / update, unparsed
+        self._view: dict[str, Any] | None = None
+        self.answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self.changed = asyncio.Event()
+        self.next_send = 0.0
+        self.reader = asyncio.create_task(self._read())
+
+    async def send(self, message: dict[str, Any]) -> None:
+        now = time.monotonic()
+        if now < self.next_send:
+            await asyncio.sleep(self.next_send - now)
+        self.next_send = max(now, self.next_send) + 1 / PACE
+        await self.ws.send(json.dumps(message))
+
+    def view(self) -> dict[str, Any]:
+        if self._view is None:
+            self._view = json.loads(self.raw)["view"]
+        return self._view
+
+    async def _read(self) -> None:
+        try:
+            async for text in self.ws:
+                head = _HEAD.match(text)
+                kind = head.group(1) if head else ""
+                if kind in ("update", "welcome") and head and head.group(2):
+                    self.version, self.raw, self._view = int(head.group(2)), text, None
+                    self.changed.set()
+                elif kind in ("ack", "rejected"):
+                    message = json.loads(text)
+                    future = self.answers.pop(message["id"], None)
+                    if future is not None and not future.done():
+                        future.set_result(message)
+                elif kind == "error":
+                    self.stats.error("error:" + json.loads(text).get("code", "?"))
+        except Exception as exc:  # the connection broke
+            if not self.stats.stopping:
+                self.stats.error(f"connection:{type(exc).__name__}")
+        finally:
+            self.changed.set()
+
+    async def until(self, version: int) -> None:
+        while self.version < version:
+            if self.reader.done():
+                raise ConnectionError("connection closed")
+            self.changed.clear()
+            await self.changed.wait()
+
+    async def act(self, client_id: str, version: int, action: str) -> dict[str, Any]:
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.answers[client_id] = future
+        await self.send({"type": "act", "id": client_id, "version": version, "action": action})
+        return await future
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        return dict(json.loads(answer.read()))
+
+
+async def play(slot: int, args: argparse.Namespace, stats: Stats, creating: asyncio.Semaphore,
+               connecting: asyncio.Semaphore, ready: list[int], go: asyncio.Event) -> None:
+    """One game slot: a game played to its end, then a new one, until the run stops."""
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(args.seed * 100_003 + slot)
+    ws_url = args.url.replace("http", "ws", 1)
+    first = True
+    while not stats.stopping:
+        seats: list[Seat] = []
+        try:
+            async with creating:
+                game = await asyncio.to_thread(_post, f"{args.url}/api/games", {
+                    "players": args.players, "hotseat": True, "bot_speed": "instant",
+                    "seats": [{"kind": "human"}] * args.players})
+            stats.games_created += 1
+            tokens = {int(k): v for k, v in game["tokens"].items()}
+            async with connecting:
+                for seat in range(args.players):
+                    ws = await connect(f"{ws_url}/ws/{game['id']}", proxy=None, max_size=2**22, open_timeout=30,
+                                       compression=None if args.no_compression else "deflate")
+                    seats.append(Seat(ws, stats))
+                    await seats[-1].send({"type": "hello", "seat": seat, "token": tokens[seat], "version": None})
+                for s in seats:
+                    await asyncio.wait_for(s.until(0), ACTION_TIMEOUT)
+            if first:  # every game starts playing once all are connected
+                ready[0] += 1
+                first = False
+                await go.wait()
+            count = 0
+            while not stats.stopping:
+                view = seats[0].view()
+                if view["stage"] == "over":
+                    stats.games_finished += 1
+                    break
+                if args.think:
+                    await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
+                    if stats.stopping:
+                        break
+                actor = seats[view["current"]]
+                own = actor.view()
+                count += 1
+                measured = stats.measuring
+                sent = time.perf_counter()
+                answer = await asyncio.wait_for(
+                    actor.act(f"{slot}-{count}", actor.version, rng.choice(own["legal"])["action"]), ACTION_TIMEOUT)
+                acked = time.perf_counter()
+                if answer["type"] != "ack":
+                    stats.error("rejected:" + answer.get("code", "?"))
+                    break
+                await asyncio.wait_for(asyncio.gather(*(s.until(answer["version"]) for s in seats)), ACTION_TIMEOUT)
+                done = time.perf_counter()
+                if measured and stats.measuring:
+                    stats.latencies.append(done - sent)
+                    stats.sent_at.append(time.monotonic() - (done - sent))
+                    stats.acks.append(acked - sent)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if not stats.stopping:
+                stats.error(f"{type(exc).__name__}: {str(exc)[:80]}")
+                await asyncio.sleep(0.5)
+        finally:
+            for s in seats:
+                s.reader.cancel()
+                try:
+                    await asyncio.wait_for(s.ws.close(), 2)
+                except Exception:
+                    pass
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _by_second(stats: Stats, start: float, window: float) -> list[float]:
+    """The slowest round trip of the actions sent in each second of the window (stalls show up here)."""
+    worst = [0.0] * (int(window) + 1)
+    for at, latency in zip(stats.sent_at, stats.latencies):
+        second = min(len(worst) - 1, max(0, int(at - start)))
+        worst[second] = max(worst[second], round(1000 * latency, 1))
+    return worst
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def run(args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
+    stats = Stats()
+    ready = [0]
+    creating, connecting = asyncio.Semaphore(8), asyncio.Semaphore(32)
+    go = asyncio.Event()
+    tasks = [asyncio.create_task(play(i, args, stats, creating, connecting, ready, go))
+             for i in range(args.games)]
+    started = time.monotonic()
+    while ready[0] < args.games and time.monotonic() - started < args.setup_limit:
+        await asyncio.sleep(0.1)
+    setup = time.monotonic() - started
+    go.set()
+    await asyncio.sleep(args.warmup)
+    if server_pid and args.profile:
+        os.kill(server_pid, signal.SIGUSR1)
+    server_cpu0 = _cpu_seconds(server_pid) if server_pid else None
+    client_cpu0, window0 = time.process_time(), time.monotonic()
+    stats.measuring = True
+    await asyncio.sleep(args.seconds)
+    stats.measuring = False
+    window = time.monotonic() - window0
+    client_cpu = time.process_time() - client_cpu0
+    server_cpu1 = _cpu_seconds(server_pid) if server_pid else None
+    if server_pid and args.profile:
+        os.kill(server_pid, signal.SIGUSR2)
+    stats.stopping = True
+    await asyncio.sleep(0.5)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    n = len(stats.latencies)
+    result: dict[str, Any] = {
+        "games": args.games, "players": args.players, "think": args.think, "seconds": round(window, 1),
+        "connected_games": ready[0], "setup_seconds": round(setup, 1), "connections": ready[0] * args.players,
+        "compression": not args.no_compression,
+        "actions": n, "actions_per_second": round(n / window, 1),
+        "round_trip_ms": {"p50": round(1000 * _percentile(stats.latencies, 0.5), 1),
+                          "p90": round(1000 * _percentile(stats.latencies, 0.9), 1),
+                          "p99": round(1000 * _percentile(stats.latencies, 0.99), 1),
+                          "max": round(1000 * max(stats.latencies, default=float("nan")), 1),
+                          "mean": round(1000 * statistics.fmean(stats.latencies), 1) if n else None},
+        "ack_ms": {"p50": round(1000 * _percentile(stats.acks, 0.5), 1),
+                   "p99": round(1000 * _percentile(stats.acks, 0.99), 1)},
+        "errors": sum(stats.errors.values()), "error_kinds": stats.errors,
+        "slowest": [[round(stats.sent_at[i] - window0, 2), round(1000 * stats.latencies[i], 1)]
+                    for i in sorted(range(n), key=lambda i: -stats.latencies[i])[:12]],
+        "max_ms_by_second": _by_second(stats, window0, window),
+        "games_created": stats.games_created, "games_finished": stats.games_finished,
+        "client_cpu_share": round(client_cpu / window, 2),
+    }
+    if server_cpu0 is not None and server_cpu1 is not None:
+        result["server_cpu_share"] = round((server_cpu1 - server_cpu0) / window, 2)
+        result["server_cpu_ms_per_action"] = round(1000 * (server_cpu1 - server_cpu0) / n, 2) if n else None
+    return result
+
+
+# --- the server -----------------------------------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_for(url: str, process: subprocess.Popen[bytes], seconds: float = 60.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"the server exited with {process.returncode}")
+        try:
+            with urllib.request.urlopen(url + "/api/meta", timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("the server did not answer")
+
+
+def serve_profiled(port: int, database: str, profile: str | None, pragmas: list[str], gc_freeze: bool) -> None:
+    """``torres serve``'s app in this process's event loop, under cProfile with ``profile`` over the measured
+    window (SIGUSR1 to SIGUSR2; stats written on SIGINT), timing the event loop's GC pauses, with extra SQLite
+    ``pragmas`` or ``gc_freeze`` to try."""
+    import cProfile
+
+    import uvicorn
+    from sqlalchemy import event
+
+    from torres.server.app import create_app
+    from torres.server.protocol import CLIENT_LIMITS
+
+    app = create_app(database)
+    if pragmas:
+        def extra(dbapi_connection: Any, _record: Any) -> None:
+            for pragma in pragmas:
+                dbapi_connection.execute(f"PRAGMA {pragma}")
+
+        event.listen(app.state.store.engine, "connect", extra)
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_ping_interval=20,
+                            ws_ping_timeout=20, ws_max_size=CLIENT_LIMITS.max_bytes * 4)
+    server = uvicorn.Server(config)
+    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    began = [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:  # how long the event loop stands still for the GC
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            pauses[info["generation"]].append(time.perf_counter() - began[0])
+
+    gc.callbacks.append(timed)
+    if gc_freeze:  # the experiment: what survives a full collection is not looked at again
+        gc.callbacks.append(lambda phase, info: gc.freeze() if phase == "stop" and info["generation"] == 2
+                            else None)
+    profiler = cProfile.Profile() if profile else None
+
+    def window(signum: int, _frame: Any) -> None:
+        """SIGUSR1: the measured window begins (profile and GC pauses from here); SIGUSR2: it ends."""
+        if signum == signal.SIGUSR1:
+            for times in pauses.values():
+                times.clear()
+            if profiler is not None:
+                profiler.enable()
+        elif profiler is not None:
+            profiler.disable()
+
+    signal.signal(signal.SIGUSR1, window)
+    signal.signal(signal.SIGUSR2, window)
+    try:
+        server.run()
+    except KeyboardInterrupt:  # uvicorn passes the SIGINT it stopped on
+        pass
+    finally:
+        if profiler is not None and profile:
+            profiler.dump_stats(profile)
+        for generation, times in pauses.items():
+            print(f"gc: generation {generation}: {len(times)} collections, {1000 * sum(times):.0f} ms in all, "
+                  f"longest {1000 * max(times, default=0):.1f} ms", file=sys.stderr, flush=True)
+
+
+#: Where the server's time goes: cumulative time of these functions (file suffix, function name).
+PROFILE_GROUPS: list[tuple[str, str, str]] = [
+    ("message handling (everything for one client message)", "torres/server/protocol.py", "_dispatch"),
+    ("  validation (pydantic)", "pydantic/type_adapter.py", "validate_python"),
+    ("  action: Room.act (check, engine, commit, ack, broadcast)", "torres/server/rooms.py", "act"),
+    ("    client id look-up (SELECT events)", "torres/server/store.py", "find_event"),
+    ("    engine: parse", "torres/engine/state.py", "parse"),
+    ("    engine: push", "torres/engine/state.py", "push"),
+    ("    SQLite commit (UPDATE games + INSERT event)", "torres/server/store.py", "commit"),
+    ("    progress (summary columns)", "torres/server/rooms.py", "progress_of"),
+    ("    broadcast: per-seat views as JSON", "torres/server/rooms.py", "_broadcast_update"),
+    ("      engine: GameState.view", "torres/engine/state.py", "view"),
+    ("      view to JSON objects (views.py)", "torres/server/views.py", "view_json"),
+    ("      json.dumps", "torres/server/rooms.py", "dumps"),
+    ("  hello: token hash look-up", "torres/server/store.py", "seat_token_hash"),
+    ("sending frames (Connection.pump -> uvicorn -> websockets)", "torres/server/rooms.py", "pump"),
+    ("  permessage-deflate compress", "websockets/extensions/permessage_deflate.py", "encode"),
+    ("receiving frames (uvicorn's websockets protocol)", "websockets_sansio_impl.py", "data_received"),
+    ("  permessage-deflate decompress", "websockets/extensions/permessage_deflate.py", "decode"),
+    ("HTTP: create a game", "torres/server/app.py", "create_game"),
+]
+
+
+def summarise_profile(path: str, actions: int) -> list[dict[str, Any]]:
+    """Cumulative seconds of :data:`PROFILE_GROUPS`, as shares of the busy time (all but waiting in epoll)."""
+    import pstats
+
+    raw = pstats.Stats(path).stats  # type: ignore[attr-defined]
+    # Time in Python functions and builtins; waiting for the network is not among them (uvloop waits in C
+    # outside any profiled call; the plain asyncio loop waits in epoll.poll, taken out here).
+    busy = sum(tt for (_, _, name), (_, _, tt, _, _) in raw.items()
+               if name != "<method 'poll' of 'select.epoll' objects>")
+    rows = [{"what": "busy (profiled time, all but waiting for the network)", "seconds": round(busy, 2), "share": 1.0,
+             "us_per_action": round(1e6 * busy / actions) if actions else None}]
+    for label, suffix, function in PROFILE_GROUPS:
+        seconds = 0.0
+        for (file, _, name), (_, _, _, ct, callers) in raw.items():
+            if name == function and file.endswith(suffix):
+                # recursion or a second entry of the same function would count twice: cumtime is per entry
+                seconds += ct
+        rows.append({"what": label, "seconds": round(seconds, 2), "share": round(seconds / busy, 3) if busy else 0,
+                     "us_per_action": round(1e6 * seconds / actions) if actions else None})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=500, help="concurrent games (default 500)")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds between a game's actions (0: act as soon as the last one is through)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds (default 30)")
+    parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before measuring")
+    parser.add_argument("--setup-limit", type=float, default=120.0, help="seconds to create and connect the games")
+    parser.add_argument("--url", help="a running server on loopback (default: start one)")
+    parser.add_argument("--no-compression", action="store_true", help="websockets without permessage-deflate")
+    parser.add_argument("--profile", metavar="FILE", help="run the started server under cProfile, stats to FILE")
+    parser.add_argument("--pragma", action="append", default=[],
+                        help="an extra SQLite pragma for the started server, to try one (repeatable; the server "
+                             "then runs in this script's process, as with --profile)")
+    parser.add_argument("--gc-freeze", action="store_true",
+                        help="the started server (in this script's process) calls gc.freeze() after every full "
+                             "collection: an experiment on the GC pauses")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--json", action="store_true", help="print the result as JSON only")
+    parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # internal: the profiled server
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--database", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        serve_profiled(args.port, args.database, args.profile, args.pragma, args.gc_freeze)
+        return
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a socket per seat, here and in the server
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    process = None
+    with tempfile.TemporaryDirectory(prefix="torres-load-") as tmp:
+        if args.url:
+            host = urllib.parse.urlsplit(args.url).hostname or ""
+            if not (host == "localhost" or host.startswith("127.") or host == "::1"):
+                raise SystemExit("the load client only targets loopback addresses")
+            args.url = args.url.rstrip("/")
+        else:
+            port = _free_port()
+            database = f"sqlite:///{Path(tmp) / 'load.db'}"
+            if args.profile or args.pragma or args.gc_freeze:
+                command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--port", str(port),
+                           "--database", database]
+                command += ["--profile", str(Path(args.profile).resolve())] if args.profile else []
+                command += [f"--pragma={pragma}" for pragma in args.pragma]
+                command += ["--gc-freeze"] if args.gc_freeze else []
+            else:
+                command = [sys.executable, "-m", "torres.cli.main", "serve", "--port", str(port), "--database",
+                           database]
+            process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                       stderr=open(Path(tmp) / "server.log", "wb"))
+            args.url = f"http://127.0.0.1:{port}"
+            _wait_for(args.url, process)
+        result: dict[str, Any] = {}
+        try:
+            result = asyncio.run(run(args, process.pid if process else None))
+        finally:
+            if process is not None:
+                process.send_signal(signal.SIGINT if args.profile or args.pragma or args.gc_freeze else signal.SIGTERM)
+                try:
+                    process.wait(60)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                log = (Path(tmp) / "server.log").read_text(errors="replace")
+                if "Traceback" in log:
+                    print(log[-3000:], file=sys.stderr)
+                result["server_gc"] = [line[4:] for line in log.splitlines() if line.startswith("gc: ")]
+        if args.profile and process is not None:
+            result["profile"] = summarise_profile(args.profile, result["actions"])
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return
+    rt = result["round_trip_ms"]
+    print(f"{result['connected_games']} games ({result['connections']} websockets, {args.players} players, "
+          f"think {args.think:g} s, compression {'on' if result['compression'] else 'off'}), "
+          f"{result['seconds']} s measured after {result['setup_seconds']} s of setup")
+    print(f"actions/s {result['actions_per_second']}  ({result['actions']} round trips)")
+    print(f"round trip ms  p50 {rt['p50']}  p90 {rt['p90']}  p99 {rt['p99']}  max {rt['max']}   "
+          f"(ack alone: p50 {result['ack_ms']['p50']}, p99 {result['ack_ms']['p99']})")
+    print(f"errors {result['errors']} {result['error_kinds'] or ''}")
+    print(f"CPU: client {result['client_cpu_share']:.0%} of a core" + (
+        f", server {result['server_cpu_share']:.0%} of a core, {result['server_cpu_ms_per_action']} ms per action"
+        if "server_cpu_share" in result else ""))
+    for line in result.get("server_gc", []):
+        print(f"server GC: {line}")
+    for row in result.get("profile", []):
+        print(f"  {row['what']:<62} {row['seconds']:>7.2f} s {row['share']:>6.1%} {row['us_per_action']:>6} us/action")
+
+
+if __name__ == "__main__":
+    main()
