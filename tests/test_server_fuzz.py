@@ -95,9 +95,8 @@ def rows(database: Path, game_ids: list[str]) -> dict[str, list[tuple[Any, ...]]
 
 # --- HTTP --------------------------------------------------------------------------------------------------------
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance]
-#: The error answers docs/server.md promises ({"detail": "<why>"}) by operation. FastAPI's schema documents only 422
-#: (app.py declares no ``responses=``), so the fuzzed schema is the app's own plus exactly these; any other status
-#: or body is still a failure.
+#: The error answers docs/server.md promises ({"detail": "<why>"}) by operation; the app's OpenAPI schema declares
+#: them (test_the_openapi_schema_documents_the_error_answers), so any other status or body fails the fuzzing.
 PROMISED_ERRORS: dict[tuple[str, str], tuple[int, ...]] = {
     ("get", "/api/rules/{lang}"): (404,),
     ("post", "/api/games"): (400,),
@@ -107,18 +106,6 @@ PROMISED_ERRORS: dict[tuple[str, str], tuple[int, ...]] = {
     ("get", "/api/games/{game_id}/replay"): (403, 404),
     ("post", "/api/replay"): (400,),
 }
-DETAIL = {"description": "docs/server.md: an error with its reason", "content": {"application/json": {"schema": {
-    "type": "object", "required": ["detail"], "properties": {"detail": {"type": "string", "minLength": 1}}}}}}
-
-
-def schema_with_promised_errors(raw: dict[str, Any]) -> dict[str, Any]:
-    for (method, path), statuses in PROMISED_ERRORS.items():
-        responses = raw["paths"][path][method]["responses"]
-        for status in statuses:
-            responses.setdefault(str(status), DETAIL)
-    return raw
-
-
 def test_http_api_fuzzed_by_schemathesis(client: TestClient, database: Path) -> None:
     games = [new_game(client), new_game(client, players=3, edition="ravensburger",
                                         seats=[{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}])]
@@ -127,7 +114,7 @@ def test_http_api_fuzzed_by_schemathesis(client: TestClient, database: Path) -> 
     before = rows(database, ids)
     assert len(before["events"]) == len(OPENING)
 
-    schema = schemathesis.openapi.from_dict(schema_with_promised_errors(client.get("/openapi.json").json()))
+    schema = schemathesis.openapi.from_dict(client.get("/openapi.json").json())
     operations = [result.ok() for result in schema.get_all_operations()]
     assert len(operations) >= 8
     strategies = []
@@ -334,8 +321,6 @@ def test_the_flood_limit_is_per_connection(database: Path) -> None:
             assert receive(calm, "pong") == {"type": "pong"}
 
 
-@pytest.mark.xfail(strict=True, reason="app.py declares no responses= for its HTTPException answers: the fix is "
-                                        "for app.py (see PROMISED_ERRORS); remove this mark once it is in")
 def test_the_openapi_schema_documents_the_error_answers(client: TestClient) -> None:
     raw = client.get("/openapi.json").json()
     missing = [(m, p, s) for (m, p), statuses in PROMISED_ERRORS.items() for s in statuses
@@ -395,8 +380,6 @@ def test_rules_texts_make_a_playable_game_or_a_400(client: TestClient) -> None:
     assert {201, 400} <= set(statuses)
 
 
-@pytest.mark.xfail(strict=True, reason="replays.replay_of_record lets the engine's ValueError out (app.py maps only "
-                                        "RecordError to 400): wrap it into RecordError there")
 def test_an_uploaded_record_with_impossible_rules_is_a_400(client: TestClient) -> None:
     from torres.records import FORMAT, VERSION
 

@@ -14,6 +14,7 @@ from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnec
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 
 from ..engine.cards import CARD_TEXT
 from ..engine.master import MASTER_TEXT
@@ -125,14 +126,14 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
             "master_cards": {card.text: text for card, text in MASTER_TEXT.items()},
         }
 
-    @app.get("/api/rules/{lang}")
+    @app.get("/api/rules/{lang}", responses=answers(404))
     async def rules(lang: str) -> dict[str, str]:
         try:
             return {"lang": lang, "html": rules_html(lang)}
         except LookupError as exc:
             raise HTTPException(404, str(exc)) from None
 
-    @app.post("/api/games", status_code=201)
+    @app.post("/api/games", status_code=201, responses=answers(400))
     async def create_game(body: NewGame) -> dict[str, Any]:
         try:
             rules = body.rules()
@@ -164,11 +165,11 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
         out.sort(key=lambda g: order.get(g["id"], 0))
         return {"games": out}
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", responses=answers(404))
     async def game_summary(game_id: str) -> dict[str, Any]:
         return (await room_or_404(game_id)).summary()
 
-    @app.post("/api/games/{game_id}/join")
+    @app.post("/api/games/{game_id}/join", responses=answers(400, 404, 409))
     async def join(game_id: str, body: dict[str, Any]) -> dict[str, Any]:
         room = await room_or_404(game_id)
         invite = body.get("invite")
@@ -186,7 +187,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
             room.broadcast_summary()
         return {"seat": seat, "token": token}
 
-    @app.get("/api/games/{game_id}/record")
+    @app.get("/api/games/{game_id}/record", responses=answers(403, 404))
     async def record(game_id: str) -> JSONResponse:
         room = await room_or_404(game_id)
         if not room.state.is_over():
@@ -194,7 +195,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
         return JSONResponse(record_of(room.state, meta=_meta(room)),
                             headers={"Content-Disposition": f'attachment; filename="torres-{game_id}.json"'})
 
-    @app.get("/api/games/{game_id}/replay")
+    @app.get("/api/games/{game_id}/replay", responses=answers(403, 404))
     async def replay(game_id: str) -> dict[str, Any]:
         room = await room_or_404(game_id)
         if not room.state.is_over():
@@ -205,7 +206,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
             replays[game_id] = await asyncio.to_thread(replay_of_state, room.state, _meta(room))
         return replays[game_id]
 
-    @app.post("/api/replay")
+    @app.post("/api/replay", responses=answers(400))
     async def replay_upload(body: dict[str, Any]) -> dict[str, Any]:
         try:
             return await asyncio.to_thread(replay_of_record, body)
@@ -227,6 +228,17 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
             pass
 
     return app
+
+
+class Problem(BaseModel):
+    """Why a request was refused."""
+
+    detail: str
+
+
+def answers(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The refusals a route may give, for the OpenAPI schema (clients and schemathesis read it)."""
+    return {code: {"model": Problem} for code in codes}
 
 
 def _meta(room: Room) -> dict[str, Any]:

@@ -34,6 +34,11 @@ def replay_of_record(obj: Any) -> dict[str, Any]:
     """The replay of an uploaded record (:class:`RecordError` if it is not a valid, finished game)."""
     if isinstance(obj, dict) and isinstance(obj.get("actions"), list) and len(obj["actions"]) > MAX_ACTIONS:
         raise RecordError(f"a record holds at most {MAX_ACTIONS} actions")
-    state = replay(validate_record(obj))
+    try:
+        state = replay(validate_record(obj))
+    except RecordError:
+        raise
+    except ValueError as exc:  # rules text the engine refuses (an unknown square, a bad setting)
+        raise RecordError(f"this record does not replay: {exc}") from None
     meta = obj.get("meta") if isinstance(obj.get("meta"), dict) else None
     return replay_of_state(state, meta)
