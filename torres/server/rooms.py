@@ -142,11 +142,10 @@ class Room:
         broadcast."""
         seat = self.check_seat(seat)
         async with self.lock:
-            if client_id is not None:
-                earlier = store.find_event(self.id, seat, client_id)
-                if earlier is not None:
-                    _ack(sender, client_id, earlier)
-                    return earlier, False
+            earlier = self._committed_before(store, seat, client_id, version)
+            if earlier is not None:
+                _ack(sender, client_id, earlier)
+                return earlier, False
             self._check_turn(seat, version)
             try:
                 action = self.state.parse(text)
@@ -171,11 +170,10 @@ class Room:
                    sender: Connection | None = None) -> tuple[int, bool]:
         seat = self.check_seat(seat)
         async with self.lock:
-            if client_id is not None:
-                earlier = store.find_event(self.id, seat, client_id)
-                if earlier is not None:
-                    _ack(sender, client_id, earlier)
-                    return earlier, False
+            earlier = self._committed_before(store, seat, client_id, version)
+            if earlier is not None:
+                _ack(sender, client_id, earlier)
+                return earlier, False
             self._check_turn(seat, version)
             if not self.state.can_take_back():
                 raise Rejected("cannot_undo", "nothing to take back: only your own actions of this turn, and never "
@@ -194,6 +192,14 @@ class Room:
             self._broadcast_update(seat, undo=True)
         self.on_change(self, True)
         return new_version, True
+
+    def _committed_before(self, store: Store, seat: int, client_id: str | None, version: int | None) -> int | None:
+        """The version an earlier commit of this client id produced, if this is a re-sent change. A re-sent change
+        was made against an older version (its own commit moved the game on), so only those are looked up; a
+        reused id on the current version is still refused by the unique index at commit."""
+        if client_id is None or version is None or version == self.version:
+            return None
+        return store.find_event(self.id, seat, client_id)
 
     def _check_turn(self, seat: int, version: int | None) -> None:
         if self.state.is_over():
