@@ -300,10 +300,10 @@ def _wait_for(url: str, process: subprocess.Popen[bytes], seconds: float = 60.0)
     raise SystemExit("the server did not answer")
 
 
-def serve_profiled(port: int, database: str, profile: str | None, pragmas: list[str], gc_freeze: bool) -> None:
+def serve_profiled(port: int, database: str, profile: str | None, pragmas: list[str], gc_default: bool) -> None:
     """``torres serve``'s app in this process's event loop, under cProfile with ``profile`` over the measured
     window (SIGUSR1 to SIGUSR2; stats written on SIGINT), timing the event loop's GC pauses, with extra SQLite
-    ``pragmas`` or ``gc_freeze`` to try."""
+    ``pragmas`` to try; ``gc_default`` leaves Python's GC as it is instead of freezing as ``torres serve`` does."""
     import cProfile
 
     import uvicorn
@@ -332,9 +332,12 @@ def serve_profiled(port: int, database: str, profile: str | None, pragmas: list[
             pauses[info["generation"]].append(time.perf_counter() - began[0])
 
     gc.callbacks.append(timed)
-    if gc_freeze:  # the experiment: what survives a full collection is not looked at again
-        gc.callbacks.append(lambda phase, info: gc.freeze() if phase == "stop" and info["generation"] == 2
-                            else None)
+    if not gc_default:  # as torres serve does (run.py), where it does
+        from torres.server import run as server_run
+
+        freeze = getattr(server_run, "freeze_gc_survivors", None)
+        if freeze is not None:
+            freeze()
     profiler = cProfile.Profile() if profile else None
 
     def window(signum: int, _frame: Any) -> None:
@@ -422,9 +425,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--pragma", action="append", default=[],
                         help="an extra SQLite pragma for the started server, to try one (repeatable; the server "
                              "then runs in this script's process, as with --profile)")
-    parser.add_argument("--gc-freeze", action="store_true",
-                        help="the started server (in this script's process) calls gc.freeze() after every full "
-                             "collection: an experiment on the GC pauses")
+    parser.add_argument("--gc-default", action="store_true",
+                        help="the started server runs in this script's process with Python's GC as it is, not "
+                             "frozen after full collections as torres serve does: the stalls of docs/server.md")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # internal: the profiled server
@@ -432,7 +435,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--database", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
-        serve_profiled(args.port, args.database, args.profile, args.pragma, args.gc_freeze)
+        serve_profiled(args.port, args.database, args.profile, args.pragma, args.gc_default)
         return
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a socket per seat, here and in the server
@@ -447,12 +450,12 @@ def main(argv: list[str] | None = None) -> None:
         else:
             port = _free_port()
             database = f"sqlite:///{Path(tmp) / 'load.db'}"
-            if args.profile or args.pragma or args.gc_freeze:
+            if args.profile or args.pragma or args.gc_default:
                 command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--port", str(port),
                            "--database", database]
                 command += ["--profile", str(Path(args.profile).resolve())] if args.profile else []
                 command += [f"--pragma={pragma}" for pragma in args.pragma]
-                command += ["--gc-freeze"] if args.gc_freeze else []
+                command += ["--gc-default"] if args.gc_default else []
             else:
                 command = [sys.executable, "-m", "torres.cli.main", "serve", "--port", str(port), "--database",
                            database]
@@ -465,7 +468,7 @@ def main(argv: list[str] | None = None) -> None:
             result = asyncio.run(run(args, process.pid if process else None))
         finally:
             if process is not None:
-                process.send_signal(signal.SIGINT if args.profile or args.pragma or args.gc_freeze else signal.SIGTERM)
+                process.send_signal(signal.SIGINT if args.profile or args.pragma or args.gc_default else signal.SIGTERM)
                 try:
                     process.wait(60)
                 except subprocess.TimeoutExpired:
