@@ -137,7 +137,8 @@ async def play(slot: int, args: argparse.Namespace, stats: Stats, creating: asyn
     from websockets.asyncio.client import connect
 
     rng = random.Random(args.seed * 100_003 + slot)
-    ws_url = args.url.replace("http", "ws", 1)
+    # with --also, the seats of a game are spread over the processes (they share the games through Redis)
+    ws_urls = [u.replace("http", "ws", 1) for u in (args.url, *args.also)]
     first = True
     while not stats.stopping:
         seats: list[Seat] = []
@@ -150,6 +151,7 @@ async def play(slot: int, args: argparse.Namespace, stats: Stats, creating: asyn
             tokens = {int(k): v for k, v in game["tokens"].items()}
             async with connecting:
                 for seat in range(args.players):
+                    ws_url = ws_urls[(slot + seat) % len(ws_urls)]
                     ws = await connect(f"{ws_url}/ws/{game['id']}", proxy=None, max_size=2**22, open_timeout=30,
                                        compression=None if args.no_compression else "deflate")
                     seats.append(Seat(ws, stats))
@@ -420,6 +422,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--warmup", type=float, default=3.0, help="seconds played before measuring")
     parser.add_argument("--setup-limit", type=float, default=120.0, help="seconds to create and connect the games")
     parser.add_argument("--url", help="a running server on loopback (default: start one)")
+    parser.add_argument("--also", action="append", default=[], metavar="URL",
+                        help="another process serving the same games (--redis): seats are spread over all of them")
     parser.add_argument("--no-compression", action="store_true", help="websockets without permessage-deflate")
     parser.add_argument("--profile", metavar="FILE", help="run the started server under cProfile, stats to FILE")
     parser.add_argument("--pragma", action="append", default=[],
@@ -442,11 +446,15 @@ def main(argv: list[str] | None = None) -> None:
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
     process = None
     with tempfile.TemporaryDirectory(prefix="torres-load-") as tmp:
-        if args.url:
-            host = urllib.parse.urlsplit(args.url).hostname or ""
+        if args.also and not args.url:
+            raise SystemExit("--also needs --url")
+        for url in ([args.url] if args.url else []) + args.also:
+            host = urllib.parse.urlsplit(url).hostname or ""
             if not (host == "localhost" or host.startswith("127.") or host == "::1"):
                 raise SystemExit("the load client only targets loopback addresses")
+        if args.url:
             args.url = args.url.rstrip("/")
+            args.also = [u.rstrip("/") for u in args.also]
         else:
             port = _free_port()
             database = f"sqlite:///{Path(tmp) / 'load.db'}"

@@ -49,14 +49,11 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
     bus = make_bus(redis)
     driver = BotDriver(rooms, pool, bus)
     replays: dict[str, dict[str, Any]] = {}
-    announcements: set[asyncio.Task[None]] = set()
 
     def changed(room: Room, made_here: bool) -> None:
         driver.wake(room)
         if made_here:
-            task = asyncio.create_task(bus.publish(room.id, room.version))
-            announcements.add(task)
-            task.add_done_callback(announcements.discard)
+            bus.announce(room.id, room.version)
 
     rooms.on_change = changed
 

@@ -20,6 +20,9 @@ CHANNEL = "torres:versions"
 #: A bot lock expires after this many milliseconds if its holder dies (longer than any bot turn may take).
 BOT_LOCK_MS = 30_000
 
+#: Redis connections a process uses at most (besides its subscription).
+REDIS_CONNECTIONS = 32
+
 OnVersion = Callable[[str, int], Awaitable[None]]
 
 
@@ -29,7 +32,7 @@ class LocalBus:
     async def start(self, on_version: OnVersion) -> None:
         return None
 
-    async def publish(self, game_id: str, version: int) -> None:
+    def announce(self, game_id: str, version: int) -> None:
         return None
 
     async def lock_bot(self, game_id: str) -> bool:
@@ -53,15 +56,21 @@ class RedisBus(LocalBus):
         from redis import asyncio as aioredis
 
         self.url = url
-        self.redis: Any = aioredis.from_url(url)
+        # A bounded pool that makes a caller wait for a free connection instead of failing (bot locks of many
+        # games at once); the subscription holds one connection of its own.
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=REDIS_CONNECTIONS, timeout=10)
+        self.redis: Any = aioredis.Redis(connection_pool=pool)
         self.owner = secrets.token_hex(8)  # this process, in lock values
         self._listener: asyncio.Task[None] | None = None
+        self._sender: asyncio.Task[None] | None = None
+        self._outbox: asyncio.Queue[str] = asyncio.Queue()
 
     async def start(self, on_version: OnVersion) -> None:
         await self.redis.ping()
         pubsub = self.redis.pubsub()
         await pubsub.subscribe(CHANNEL)
         self._listener = asyncio.create_task(self._listen(pubsub, on_version), name="redis-listener")
+        self._sender = asyncio.create_task(self._send(), name="redis-sender")
 
     async def _listen(self, pubsub: Any, on_version: OnVersion) -> None:
         while True:
@@ -86,13 +95,28 @@ class RedisBus(LocalBus):
                 except Exception:
                     log.exception("Redis is unreachable")
 
-    async def publish(self, game_id: str, version: int) -> None:
-        try:
-            await self.redis.publish(CHANNEL, f"{game_id} {version}")
-        except Exception:
-            # The change is committed; other processes notice it at their next action (a version conflict) or
-            # sweep. A broken Redis must not fail a player's move.
-            log.exception("could not announce game %s version %d", game_id, version)
+    def announce(self, game_id: str, version: int) -> None:
+        """Queue the announcement; one sender publishes them in order, many at a time (one connection, not one
+        per change: a burst of changes once exhausted the connection pool)."""
+        self._outbox.put_nowait(f"{game_id} {version}")
+
+    async def _send(self) -> None:
+        while True:
+            batch = [await self._outbox.get()]
+            while not self._outbox.empty() and len(batch) < 1000:
+                batch.append(self._outbox.get_nowait())
+            try:
+                async with self.redis.pipeline(transaction=False) as pipe:
+                    for message in batch:
+                        pipe.publish(CHANNEL, message)
+                    await pipe.execute()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # The changes are committed; other processes notice them at their next action (a version
+                # conflict) or reconnect. A broken Redis must not fail a player's move.
+                log.exception("could not announce %d changes", len(batch))
+                await asyncio.sleep(0.5)
 
     async def lock_bot(self, game_id: str) -> bool:
         return bool(await self.redis.set(f"torres:bot:{game_id}", self.owner, nx=True, px=BOT_LOCK_MS))
@@ -101,12 +125,13 @@ class RedisBus(LocalBus):
         await self.redis.eval(self._UNLOCK, 1, f"torres:bot:{game_id}", self.owner)
 
     async def close(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
-            try:
-                await self._listener
-            except (asyncio.CancelledError, Exception):
-                pass
+        for task in (self._sender, self._listener):
+            if task is not None:
+                task.cancel()
+                try:
+                    await task
+                except (asyncio.CancelledError, Exception):
+                    pass
         await self.redis.aclose()
 
 
