@@ -259,3 +259,26 @@ def test_a_burst_of_announcements_arrives_whole_and_in_order() -> None:
     heard = asyncio.run(scenario())
     for game in ("burst-a", "burst-b"):
         assert [v for g, v in heard if g == game] == list(range(1, 1001))
+
+
+def test_two_processes_racing_on_one_version_exactly_one_wins(
+        two_servers: tuple[ServerProcess, ServerProcess]) -> None:
+    first, second = two_servers
+
+    async def race(game_id: str, token: str) -> list[dict[str, Any]]:
+        """Seat 0's pages on both processes act on version 0 at once, with different actions."""
+        here, there = Player(game_id, 0, token, first.url), Player(game_id, 0, token, second.url)
+        await here.connect()
+        await there.connect()
+        answers = list(await asyncio.gather(here.act("start d8", "here"), there.act("start c6", "there")))
+        await here.ws.close()
+        await there.ws.close()
+        return answers
+
+    for _ in range(5):  # a race can fall either way; each time exactly one wins
+        game = post(first.url + "/api/games", {"players": 2, "hotseat": True, "bot_speed": "instant",
+                                               "seats": [{"kind": "human"}, {"kind": "human"}]})
+        answers = asyncio.run(race(game["id"], game["tokens"]["0"]))
+        assert sorted(a["type"] for a in answers) == ["ack", "rejected"], answers
+        assert next(a for a in answers if a["type"] == "rejected")["code"] == "stale"
+        assert get(second.url + f"/api/games/{game['id']}")["version"] == 1

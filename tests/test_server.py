@@ -323,3 +323,19 @@ def test_my_games_lists_known_games_in_the_order_asked(client: TestClient, db: s
     with TestClient(create_app(db, client_limits=FAST)) as fresh:
         again = fresh.get(f"/api/games?ids={first['id']},{second['id']}").json()["games"]
     assert [g["seats"] for g in again] == [first["game"]["seats"], second["game"]["seats"]]
+
+
+def test_two_pages_racing_on_one_version_exactly_one_wins(client: TestClient) -> None:
+    game = new_game(client, hotseat=True)
+    token = game["tokens"]["0"]
+    with client.websocket_connect(f"/ws/{game['id']}") as one, client.websocket_connect(f"/ws/{game['id']}") as two:
+        hello(one, 0, token)
+        hello(two, 0, token)
+        # both pages of seat 0 act on version 0 at once, with different actions
+        one.send_json({"type": "act", "id": "one", "version": 0, "action": "start d8"})
+        two.send_json({"type": "act", "id": "two", "version": 0, "action": "start c6"})
+        answers = [next(m for m in iter(ws.receive_json, None) if m.get("id") == cid) for ws, cid in
+                   ((one, "one"), (two, "two"))]
+    assert sorted(a["type"] for a in answers) == ["ack", "rejected"]
+    assert next(a for a in answers if a["type"] == "rejected")["code"] == "stale"
+    assert client.get(f"/api/games/{game['id']}").json()["version"] == 1
