@@ -140,34 +140,36 @@ class Room:
         """Apply ``text`` for ``seat``; returns the version it produced and whether it was new (``False``: the
         same client id was committed before and is only acknowledged again). ``sender`` gets its ack before the
         broadcast."""
-        seat = self.check_seat(seat)
-        async with self.lock:
-            earlier = self._committed_before(store, seat, client_id, version)
-            if earlier is not None:
-                _ack(sender, client_id, earlier)
-                return earlier, False
-            self._check_turn(seat, version)
+
+        def apply() -> tuple[str, Callable[[], object]]:
             try:
                 action = self.state.parse(text)
             except IllegalActionError as exc:
                 raise Rejected("illegal", str(exc)) from None
             self.state.push(action)
-            try:
-                new_version = store.commit(self.id, expected=self.version, actions=self.state.actions_text(),
-                                           seat=seat, client_id=client_id, kind="act", action=str(action),
-                                           progress=progress_of(self.state))
-            except Conflict:
-                self.state.pop()
-                await self._reload(store)
-                raise Rejected("stale", "the game has moved on (another change came first): look again") from None
-            self.version = new_version
-            _ack(sender, client_id, new_version)
-            self._broadcast_update(seat, undo=False)
-        self.on_change(self, True)
-        return new_version, True
+            return str(action), self.state.pop
+
+        return await self._change(store, seat, client_id, version, sender, "act", apply)
 
     async def undo(self, store: Store, seat: int | None, client_id: str | None, version: int | None,
                    sender: Connection | None = None) -> tuple[int, bool]:
+        """Take back ``seat``'s last action if the engine allows it (:meth:`GameState.can_take_back`)."""
+
+        def apply() -> tuple[str, Callable[[], object]]:
+            if not self.state.can_take_back():
+                raise Rejected("cannot_undo", "nothing to take back: only your own actions of this turn, and never "
+                                              "a card draw")
+            undone = self.state.pop()
+            return str(undone), lambda: self.state.push(undone)
+
+        return await self._change(store, seat, client_id, version, sender, "undo", apply)
+
+    async def _change(self, store: Store, seat: int | None, client_id: str | None, version: int | None,
+                      sender: Connection | None, kind: str,
+                      apply: Callable[[], tuple[str, Callable[[], object]]]) -> tuple[int, bool]:
+        """The one path of every change: seat, re-sent id, turn and version checked; the engine asked (``apply``
+        changes the state and returns the change's text and how to revert it); committed; acknowledged; then
+        broadcast."""
         seat = self.check_seat(seat)
         async with self.lock:
             earlier = self._committed_before(store, seat, client_id, version)
@@ -175,21 +177,18 @@ class Room:
                 _ack(sender, client_id, earlier)
                 return earlier, False
             self._check_turn(seat, version)
-            if not self.state.can_take_back():
-                raise Rejected("cannot_undo", "nothing to take back: only your own actions of this turn, and never "
-                                              "a card draw")
-            undone = self.state.pop()
+            text, revert = apply()
             try:
                 new_version = store.commit(self.id, expected=self.version, actions=self.state.actions_text(),
-                                           seat=seat, client_id=client_id, kind="undo", action=str(undone),
+                                           seat=seat, client_id=client_id, kind=kind, action=text,
                                            progress=progress_of(self.state))
             except Conflict:
-                self.state.push(undone)
+                revert()
                 await self._reload(store)
                 raise Rejected("stale", "the game has moved on (another change came first): look again") from None
             self.version = new_version
             _ack(sender, client_id, new_version)
-            self._broadcast_update(seat, undo=True)
+            self._broadcast_update(seat, undo=kind == "undo")
         self.on_change(self, True)
         return new_version, True
 
