@@ -9,6 +9,7 @@ action by a simpler one in the server process, and the failure is logged; the ga
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import multiprocessing
 import zlib
@@ -180,7 +181,14 @@ class BotDriver:
             return
         task = self._tasks.get(room.id)
         if task is None or task.done():
-            self._tasks[room.id] = asyncio.create_task(self._play(room), name=f"bots-{room.id}")
+            task = asyncio.create_task(self._play(room), name=f"bots-{room.id}")
+            self._tasks[room.id] = task
+            task.add_done_callback(functools.partial(self._forget, room.id))
+
+    def _forget(self, game_id: str, task: "asyncio.Task[None]") -> None:
+        """A finished task leaves the table (a server plays through many games)."""
+        if self._tasks.get(game_id) is task:
+            del self._tasks[game_id]
 
     async def _play(self, room: "Room") -> None:
         from .rooms import Rejected
