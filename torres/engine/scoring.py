@@ -4,14 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from typing import TYPE_CHECKING
-
 from .board import BoardInfo
 from .master import MasterCard, master_bonus
+from .rules import Rules, ScoringOrder
 from .squares import square_name
-
-if TYPE_CHECKING:
-    from .rules import Rules
 
 
 @dataclass(frozen=True)
@@ -101,12 +97,10 @@ def advance(scores: list[int], seat: int, points: int) -> None:
     scores[seat] = target
 
 
-def score_phase(rules: "Rules", info: BoardInfo, knights: list[list[int]], king: int, phase: int,
+def score_phase(rules: Rules, info: BoardInfo, knights: list[list[int]], king: int, phase: int,
                 scores: list[int] | tuple[int, ...], start: int, master_card: int) -> PhaseScoring:
     """The scoring of ``phase`` on this board, without changing anything: castles, then the king's bonus, then
     the master card's bonus, each moved along the track seat by seat in the scoring order."""
-    from .rules import ScoringOrder
-
     n = len(knights)
     before = tuple(scores)
     track = list(scores)
