@@ -186,7 +186,6 @@ async def handle_socket(websocket: WebSocket, room: Room, store: Store, pool: An
     connection = Connection(websocket.send_text)
     pump = asyncio.create_task(connection.pump())
     bucket = _Bucket(limits)
-    room.connections.add(connection)
     cut_off = False
     try:
         while not connection.closed:
@@ -246,6 +245,9 @@ async def _dispatch(text: str, connection: Connection, room: Room, store: Store,
             seat = None
         was = connection.seat
         connection.seat = seat
+        # A page hears of changes only after its welcome, so the first version it sees is the welcome's and every
+        # update after it follows on (none can slip in between: nothing here awaits).
+        room.connections.add(connection)
         connection.push(room.view_message("welcome", seat, seat=seat, game=room.summary()))
         if seat != was:
             room.broadcast_summary()
