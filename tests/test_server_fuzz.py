@@ -11,9 +11,8 @@
 - ``test_rules_texts_make_a_playable_game_or_a_400``: hypothesis over a new game's rules text (any edition, any
   settings and values): refused with a reason, or a game that plays to its end.
 - Regression tests for what fuzzing found: JSON nested deeper than the parser goes (a ``RecursionError`` out of the
-  socket handler), rules texts that made a 500 or games that crash mid-play; two strict xfails name what belongs to
-  files this suite does not own (undocumented error statuses in the OpenAPI schema; an uploaded record with
-  impossible rules is a 500).
+  socket handler), rules texts that made a 500 or games that crash mid-play, error statuses the OpenAPI schema did
+  not declare, and an uploaded record with impossible rules answered with a 500.
 """
 
 from __future__ import annotations
