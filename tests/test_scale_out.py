@@ -282,3 +282,29 @@ def test_two_processes_racing_on_one_version_exactly_one_wins(
         assert sorted(a["type"] for a in answers) == ["ack", "rejected"], answers
         assert next(a for a in answers if a["type"] == "rejected")["code"] == "stale"
         assert get(second.url + f"/api/games/{game['id']}")["version"] == 1
+
+
+def test_seat_claims_and_settings_reach_pages_on_the_other_process(
+        two_servers: tuple[ServerProcess, ServerProcess]) -> None:
+    first, second = two_servers
+    game = post(first.url + "/api/games", {"players": 2, "bot_speed": "normal",
+                                           "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human"}]})
+
+    async def scenario() -> None:
+        ann = Player(game["id"], 0, game["tokens"]["0"], first.url)
+        await ann.connect()
+        joined = await asyncio.to_thread(post, second.url + f"/api/games/{game['id']}/join",
+                                         {"invite": game["invites"]["1"].rsplit("/", 1)[1]})
+        summary = (await ann.next("game"))["game"]
+        while not summary["seats"][1]["claimed"]:
+            summary = (await ann.next("game"))["game"]
+        bob = Player(game["id"], 1, joined["token"], second.url)
+        await bob.connect()
+        await bob.ws.send(json.dumps({"type": "speed", "value": "fast"}))
+        while summary["bot_speed"] != "fast":
+            summary = (await ann.next("game"))["game"]
+        await ann.ws.close()
+        await bob.ws.close()
+
+    asyncio.run(scenario())
+    assert get(first.url + f"/api/games/{game['id']}")["bot_speed"] == "fast"

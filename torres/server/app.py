@@ -56,10 +56,16 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
             bus.announce(room.id, room.version)
 
     rooms.on_change = changed
+    rooms.on_seats = lambda room: bus.announce_seats(room.id)
 
-    async def announced(game_id: str, version: int) -> None:
+    async def announced(game_id: str, version: int | None) -> None:
+        """Another process changed a game: catch up if this process has it open."""
         room = rooms.loaded_room(game_id)
-        if room is not None:
+        if room is None:
+            return
+        if version is None:
+            room.seats_changed(store, made_here=False)
+        else:
             await room.catch_up(store, version)
 
     async def sweep() -> None:
@@ -178,10 +184,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
                 raise HTTPException(409, "this seat has been taken already")
             raise HTTPException(404, "this invite link is not valid for this game (it may have been used)")
         seat, token = claimed
-        stored = store.load(game_id)
-        if stored is not None:
-            room.seats = stored.seats
-            room.broadcast_summary()
+        room.seats_changed(store, made_here=True)
         return {"seat": seat, "token": token}
 
     @app.get("/api/games/{game_id}/record", responses=answers(403, 404))

@@ -23,7 +23,11 @@ BOT_LOCK_MS = 30_000
 #: Redis connections a process uses at most (besides its subscription).
 REDIS_CONNECTIONS = 32
 
-OnVersion = Callable[[str, int], Awaitable[None]]
+#: Called with (game id, version) for a new version, or (game id, None) when the game's seats or settings changed
+#: (a seat claimed, the bot speed): changes that are not actions and have no version of their own.
+OnVersion = Callable[[str, int | None], Awaitable[None]]
+#: The announcement of a change to a game's seats or settings.
+SEATS = "seats"
 
 
 class LocalBus:
@@ -33,6 +37,9 @@ class LocalBus:
         return None
 
     def announce(self, game_id: str, version: int) -> None:
+        return None
+
+    def announce_seats(self, game_id: str) -> None:
         return None
 
     async def lock_bot(self, game_id: str) -> bool:
@@ -80,7 +87,7 @@ class RedisBus(LocalBus):
                         continue
                     game_id, _, version = message["data"].decode().partition(" ")
                     try:
-                        await on_version(game_id, int(version))
+                        await on_version(game_id, None if version == SEATS else int(version))
                     except Exception:
                         log.exception("catching up with game %s failed", game_id)
             except asyncio.CancelledError:
@@ -99,6 +106,10 @@ class RedisBus(LocalBus):
         """Queue the announcement; one sender publishes them in order, many at a time (one connection, not one
         per change: a burst of changes once exhausted the connection pool)."""
         self._outbox.put_nowait(f"{game_id} {version}")
+
+    def announce_seats(self, game_id: str) -> None:
+        """Queue the announcement that the game's seats or settings changed (they carry no version)."""
+        self._outbox.put_nowait(f"{game_id} {SEATS}")
 
     async def _send(self) -> None:
         while True:

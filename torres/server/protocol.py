@@ -266,9 +266,8 @@ async def _dispatch(text: str, connection: Connection, room: Room, store: Store,
         if connection.seat is None:
             connection.push(_error("no_seat", "spectators cannot change the bot speed"))
             return
-        room.bot_speed = message.value
         store.set_bot_speed(room.id, message.value)
-        room.broadcast_summary()
+        room.seats_changed(store, made_here=True)
 
 
 async def _hint(message: HintRequest, connection: Connection, room: Room, pool: Any) -> None:

@@ -105,6 +105,8 @@ class Room:
         self.connections: set[Connection] = set()
         # Called after every change: (room, made here). A change made here is announced to the other processes.
         self.on_change: Callable[["Room", bool], None] = lambda room, local: None
+        # Called after its seats or settings changed here (a claim, the bot speed), to tell the other processes.
+        self.on_seats: Callable[["Room"], None] = lambda room: None
 
     # --- reading ---------------------------------------------------------------------------------------------
     def seat_is_bot(self, seat: int) -> bool:
@@ -260,6 +262,16 @@ class Room:
         for conn in list(self.connections):
             conn.push(self.view_message("welcome", conn.seat, seat=conn.seat, game=self.summary()))
 
+    def seats_changed(self, store: Store, made_here: bool) -> None:
+        """Read the seats and settings back from the store (a claim, the bot speed) and tell every page."""
+        stored = store.load(self.id)
+        if stored is None:
+            return
+        self.stored, self.seats, self.bot_speed = stored, stored.seats, stored.bot_speed
+        self.broadcast_summary()
+        if made_here:
+            self.on_seats(self)
+
     def broadcast_summary(self) -> None:
         message = dumps({"type": "game", "game": self.summary()})
         for conn in list(self.connections):
@@ -311,6 +323,7 @@ class Rooms:
         self._rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
         self.on_change: Callable[[Room, bool], None] = lambda room, local: None
+        self.on_seats: Callable[[Room], None] = lambda room: None
 
     async def get(self, game_id: str) -> Room | None:
         room = self._rooms.get(game_id)
@@ -324,6 +337,7 @@ class Rooms:
                     return None
                 room = Room(stored, replay_state(stored))
                 room.on_change = self.on_change
+                room.on_seats = self.on_seats
                 self._rooms[game_id] = room
             return room
 
