@@ -15,6 +15,7 @@ from .actions import (
 from .cards import Card
 from .rules import CardMode, ClimbCard, Spacing, StackChoice, VaultOver
 from .squares import DIAG_STEP, ORTHO_STEP, ORTHO_STEP2, ORTHOGONAL, square_name
+from .stage import Stage
 
 if TYPE_CHECKING:
     from .state import GameState
@@ -25,8 +26,6 @@ for _row, (_keep, _top, _bottom) in enumerate(KEEP_TABLE):
 
 
 def legal_ids(state: "GameState") -> list[int]:
-    from .state import Stage
-
     stage = state.stage
     if stage is Stage.TURN:
         out = _turn_actions(state)
@@ -277,8 +276,6 @@ _TWO_SQUARE_KINDS = frozenset({Kind.MOVE, Kind.GATE, Kind.SHIFT, Kind.REDEPLOY})
 
 def explain_illegal(state: "GameState", action_id: int) -> str:
     """Why ``action_id`` is not legal here, in one line naming the rule."""
-    from .state import Stage
-
     if not 0 <= action_id < len(DECODE):
         return f"no action has id {action_id}"
     text = format_action(action_id)

@@ -8,7 +8,6 @@ whole game.
 from __future__ import annotations
 
 import random
-from enum import IntEnum
 from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
 
 from . import movegen
@@ -23,23 +22,13 @@ from .rules import (
 )
 from .scoring import PhaseScoring, advance, score_phase
 from .squares import parse_square, square_name
+from .stage import Stage as Stage  # re-exported: Stage lived here before it needed a module of its own
 
 if TYPE_CHECKING:
     from .view import SeatView
 
 EMPTY = 0
 KING = 9  # occupancy code of the king; seat s's knights are s + 1
-
-
-class Stage(IntEnum):
-    CASTLES = 0  # master version: players place the 8 starting castles
-    KNIGHTS = 1  # each player places a first knight on an empty castle
-    KING_SETUP = 2  # the last of them places the king
-    TURN = 3  # a player's turn
-    KEEP = 4  # own deck: the player drew up to 3 cards and chooses one to keep
-    KING_MOVE = 5  # after a scoring: the lowest scorer may move the king
-    CHOOSE_FIRST = 6  # IDW: the lowest scorer picks the next start player
-    OVER = 7
 
 
 class _Snapshot(NamedTuple):
@@ -77,8 +66,11 @@ class _Snapshot(NamedTuple):
     legal: list[int] | None  # the legal actions, if they were generated: pop need not generate them again
 
 
-#: Actions that change none of the copy-on-write fields.
+#: Actions that change none of the copy-on-write fields, and that ``pop`` reverses in place (``_HotRecord``).
 _HOT_KINDS = frozenset({Kind.MOVE, Kind.BLOCK, Kind.KNIGHT, Kind.SCORE})
+
+#: Undo record of a hot action: ap, turn_stack, occupied, the actor's score, info and legal before it.
+_HotRecord = tuple[int, int, int, int, BoardInfo, list[int] | None]
 
 
 class IllegalActionError(ValueError):
@@ -152,7 +144,7 @@ class GameState:
         self.scorings: list[PhaseScoring] = []
         self.history: list[int] = []
         self.actors: list[int] = []  # the seat that took each action of the history
-        self._undo: list[_Snapshot] = []
+        self._undo: list[_Snapshot | _HotRecord] = []
         self._legal: list[int] | None = None
         if r.master:
             self.stage = Stage.CASTLES
@@ -269,7 +261,11 @@ class GameState:
         action_id = action if type(action) is int else self._to_id(action)
         if check:
             self._check(action_id)
-        self._undo.append(self._snapshot())
+        if DECODE[action_id][0] in _HOT_KINDS and self.stage is Stage.TURN:
+            seat = (self.start + self.turn) % self.n
+            self._undo.append((self.ap, self.turn_stack, self.occupied, self.scores[seat], self._info, self._legal))
+        else:
+            self._undo.append(self._snapshot())
         self._apply(action_id)
 
     def pop(self) -> Action:
@@ -277,8 +273,36 @@ class GameState:
         if not self._undo:
             raise IndexError("no action to take back")
         last = self.history[-1]
-        self._restore(self._undo.pop())
+        record = self._undo.pop()
+        if isinstance(record, _Snapshot):
+            self._restore(record)
+        else:
+            self._take_back_hot(last, record)
         return Action(last)
+
+    # A full snapshot per action made undo cost more than the action itself (and its garbage kept the collector
+    # busy), so the frequent actions keep a small record instead and are reversed in place: a plain tuple
+    # ``(ap, turn_stack, occupied, the actor's score, info, legal)``. Each of them changes those fields plus one
+    # or two squares that the action id names. Every other action keeps a ``_Snapshot``.
+    def _take_back_hot(self, action_id: int, record: _HotRecord) -> None:
+        kind, a, b = DECODE[action_id]
+        self.ap, self.turn_stack, self.occupied, score, self._info, self._legal = record
+        self.history.pop()
+        seat = self.actors.pop()
+        if kind is Kind.MOVE:
+            occ = self.occ
+            code = occ[b]
+            squares = self.knights[code - 1]
+            squares[squares.index(b)] = a  # the knight keeps its place in the list, as ``_move_knight`` did
+            occ[b] = EMPTY
+            occ[a] = code
+        elif kind is Kind.BLOCK:
+            self.heights[a] -= 1
+        elif kind is Kind.KNIGHT:
+            self.knights[seat].pop()  # ``_place_knight`` appended it
+            self.occ[a] = EMPTY
+        else:  # SCORE
+            self.scores[seat] = score
 
     def can_take_back(self) -> bool:
         """Whether a player may take back the last action (boardgame.io / BGA style): only an action of the
@@ -293,6 +317,8 @@ class GameState:
 
     def _same_turn(self) -> bool:
         snap = self._undo[-1]
+        if not isinstance(snap, _Snapshot):
+            return True  # a hot action is taken within a turn and changes neither stage, turn, round nor phase
         return snap.stage in (Stage.TURN, Stage.KEEP) and snap.turn == self.turn and snap.round == self.round \
             and snap.phase == self.phase
 
@@ -325,8 +351,9 @@ class GameState:
         if action_id not in set(self.legal_action_ids()):
             raise IllegalActionError(movegen.explain_illegal(self, action_id))
 
-    # Undo keeps a snapshot per action. Fields that the frequent actions (move, block, knight, score) never touch
-    # are shared with the snapshot and copied only when an action is about to change them (copy-on-write).
+    # The cold actions keep a snapshot. Fields that the frequent actions (move, block, knight, score) never touch
+    # are shared with the snapshot and copied only when an action is about to change them (copy-on-write): every
+    # change of one of these lists in place must come after ``_copy_changed_by`` copied it.
     def _snapshot(self) -> "_Snapshot":
         return _Snapshot(
             bytes(self.heights), bytes(self.occ), self.occupied, [k[:] for k in self.knights], self.king,
@@ -370,6 +397,33 @@ class GameState:
         self.discards = [d[:] for d in self.discards]
         self.scorings = self.scorings[:]
 
+    def _copy_changed_by(self, kind: Kind, seat: int) -> None:
+        """Copy the copy-on-write fields that a cold action of ``kind`` by ``seat`` changes in place (copying all
+        of them for every turn's ``end`` and ``stack`` cost more than the rest of those actions)."""
+        if kind is Kind.END or kind is Kind.STACK:
+            # ``end`` may also score the phase, which empties every seat's stacks and fills ``carry``
+            self.stacks = [s[:] for s in self.stacks]
+            self.carry = self.carry[:]
+        elif kind is Kind.BUY or kind is Kind.KEEP:
+            self.hands = self.hands[:]
+            self.hands[seat] = self.hands[seat][:]
+            self.fresh = self.fresh[:]
+            self.decks = self.decks[:]
+            self.decks[seat] = self.decks[seat][:]
+            self.known = self.known[:]
+            self.known[seat] = self.known[seat][:]
+            self.common = self.common[:]
+        elif kind in PLAY_KINDS:
+            self.hands = self.hands[:]
+            self.hands[seat] = self.hands[seat][:]
+            self.discards = self.discards[:]
+            self.discards[seat] = self.discards[seat][:]
+            if kind is Kind.LIFT:
+                self.stacks = self.stacks[:]
+                self.stacks[seat] = self.stacks[seat][:]
+        else:  # setup and phase changes: rare
+            self._copy_cold()
+
     # --- the effect of each action ----------------------------------------------------------------------------
     def _apply(self, action_id: int) -> None:
         kind, a, b = DECODE[action_id]
@@ -378,7 +432,7 @@ class GameState:
         self.actors.append(seat)
         self._legal = None
         if kind not in _HOT_KINDS:
-            self._copy_cold()
+            self._copy_changed_by(kind, seat)
         if kind is Kind.MOVE:
             self.ap -= 1
             self._move_knight(a, b)
@@ -605,7 +659,7 @@ class GameState:
         r = self.rules
         scoring = self.scoring_now()
         self.scores = list(scoring.after)
-        self.scorings.append(scoring)
+        self.scorings = self.scorings + [scoring]  # a new list: snapshots share the old one (copy-on-write)
         # Blocks left at the end of a phase: returned (000_…) or kept for the next Year (002_…).
         for seat in range(self.n):
             left = sum(self.stacks[seat])
