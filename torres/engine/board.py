@@ -14,7 +14,7 @@ _CACHE_LIMIT = 50_000
 
 class BoardInfo:
     __slots__ = ("heights", "cid", "area", "top", "squares", "_exits", "_placeable", "_door_masks",
-                 "_placeable_mask", "_near", "_shift_masks")
+                 "_placeable_mask", "_near", "_shift_masks", "move_masks", "site_masks")
 
     heights: bytes
     cid: list[int]  # castle index of each square, -1 for ground
@@ -35,6 +35,10 @@ class BoardInfo:
         self._placeable_mask = -1
         self._near: list[int] | None = None
         self._shift_masks: dict[tuple[int, bool, int], int] = {}
+        # Caches read directly by the move generator's inner loop (-1: not computed yet); see ``move_mask`` and
+        # ``site_mask``. Knights move far more often than blocks are placed, so a board's masks are reused.
+        self.move_masks = [-1] * 64
+        self.site_masks = [-1] * 64
 
     @property
     def castle_count(self) -> int:
@@ -45,22 +49,11 @@ class BoardInfo:
         return {cid[n] for n in ORTHOGONAL[sq] if cid[n] >= 0}
 
     def near_counts(self) -> list[int]:
-        """For each square: how many different castles touch it orthogonally (castle squares count too)."""
+        """For each square: how many different castles touch it orthogonally (castle squares count too), 2 for
+        two or more."""
         if self._near is None:
             cid = self.cid
-            near = []
-            for sq in range(64):
-                first, count = -1, 0
-                for n in ORTHOGONAL[sq]:
-                    c = cid[n]
-                    if c >= 0 and c != first:
-                        if count == 0:
-                            first, count = c, 1
-                        else:
-                            count = 2
-                            break
-                near.append(count)
-            self._near = near
+            self._near = [_near_count(cid, sq) for sq in range(64)]
         return self._near
 
     def shift_mask(self, src: int, level_one: bool, minimum: int, every_moment: bool = False) -> int:
@@ -149,12 +142,55 @@ class BoardInfo:
             self._door_masks[key] = mask
         return mask
 
+    def move_mask(self, src: int) -> int:
+        """Bitmask of where a knight on ``src`` may go with a plain move, before excluding occupied squares (so
+        it may include ``src``): an orthogonal step up at most one level or down any number, or through the doors
+        of a higher neighbouring castle to an exit no higher than ``src``."""
+        mask = self.move_masks[src]
+        if mask < 0:
+            h, cid = self.heights, self.cid
+            level = h[src]
+            mask = 0
+            entered = -1
+            for v in ORTHOGONAL[src]:
+                hv = h[v]
+                if hv <= level + 1:
+                    mask |= 1 << v
+                if hv > level:
+                    c = cid[v]
+                    if c != entered:  # a second neighbour of the same castle adds nothing new
+                        mask |= self.door_mask(c, level)
+                        entered = c
+            self.move_masks[src] = mask
+        return mask
+
+    def site_mask(self, sq: int) -> int:
+        """Bitmask of the orthogonal neighbours of ``sq`` no higher than it: where a knight on ``sq`` lets a new
+        knight (or a redeployed one) enter, before excluding occupied squares."""
+        mask = self.site_masks[sq]
+        if mask < 0:
+            h = self.heights
+            level = h[sq]
+            mask = 0
+            for n in ORTHOGONAL[sq]:
+                if h[n] <= level:
+                    mask |= 1 << n
+            self.site_masks[sq] = mask
+        return mask
+
     def placeable_mask(self) -> int:
         """:meth:`placeable` as a bitmask."""
         if self._placeable_mask < 0:
+            h, cid, area = self.heights, self.cid, self.area
+            near = self.near_counts()
             mask = 0
-            for sq in self.placeable():
-                mask |= 1 << sq
+            for sq in range(64):
+                c = cid[sq]
+                if c >= 0:
+                    if h[sq] < area[c]:
+                        mask |= 1 << sq
+                elif near[sq] == 1:
+                    mask |= 1 << sq
             self._placeable_mask = mask
         return self._placeable_mask
 
@@ -162,17 +198,8 @@ class BoardInfo:
         """Squares where the normal rules allow a block, ignoring pieces: on a castle square below the castle's
         area, or on ground orthogonally next to exactly one castle (never joining two)."""
         if self._placeable is None:
-            h, cid, area = self.heights, self.cid, self.area
-            near = self.near_counts()
-            out = []
-            for sq in range(64):
-                c = cid[sq]
-                if c >= 0:
-                    if h[sq] < area[c]:
-                        out.append(sq)
-                elif near[sq] == 1:
-                    out.append(sq)
-            self._placeable = tuple(out)
+            mask = self.placeable_mask()
+            self._placeable = tuple(sq for sq in range(64) if mask >> sq & 1)
         return self._placeable
 
     def block_allowed(self, sq: int) -> bool:
@@ -194,7 +221,11 @@ def board_info(heights: bytes) -> BoardInfo:
 
 
 def board_info_after_block(old: BoardInfo, heights: bytes, sq: int) -> BoardInfo:
-    """The analysis after one block was added on ``sq`` by a legal placement (never joining castles)."""
+    """The analysis after one block was added on ``sq`` by a legal placement (never joining castles).
+
+    Blocks are placed every few actions and a full analysis of the new board cost more than the move generation
+    that follows, so what the placement cannot change is carried over from ``old``: the castles (but the one
+    that grew), and the near counts and placeable squares away from ``sq``."""
     info = _CACHE.get(heights)
     if info is not None:
         return info
@@ -205,6 +236,12 @@ def board_info_after_block(old: BoardInfo, heights: bytes, sq: int) -> BoardInfo
             top = top[:]
             top[c] = heights[sq]
         info = BoardInfo(heights, old.cid, old.area, top, old.squares)
+        # the same castles: only ``sq`` can stop being placeable (its castle's area is unchanged)
+        info._near = old._near
+        if old._placeable_mask >= 0:
+            bit = 1 << sq
+            info._placeable_mask = old._placeable_mask | bit if heights[sq] < old.area[c] else \
+                old._placeable_mask & ~bit
     else:
         near = old.castles_next_to(sq)
         if len(near) != 1:
@@ -217,10 +254,43 @@ def board_info_after_block(old: BoardInfo, heights: bytes, sq: int) -> BoardInfo
         squares = old.squares[:]
         squares[c] = squares[c] + (sq,)
         info = BoardInfo(heights, cid, area, old.top, squares)
+        if old._near is not None and old._placeable_mask >= 0:
+            # Only the ground next to ``sq`` sees a castle it did not see before, and only castle ``c`` grew.
+            near_counts = old._near[:]
+            mask = old._placeable_mask
+            for n in ORTHOGONAL[sq]:
+                near_counts[n] = _near_count(cid, n)
+            info._near = near_counts
+            size = area[c]
+            for s in squares[c]:
+                if heights[s] < size:
+                    mask |= 1 << s
+                else:
+                    mask &= ~(1 << s)
+            for n in ORTHOGONAL[sq]:
+                if cid[n] < 0:
+                    if near_counts[n] == 1:
+                        mask |= 1 << n
+                    else:
+                        mask &= ~(1 << n)
+            info._placeable_mask = mask
     if len(_CACHE) >= _CACHE_LIMIT:
         _CACHE.clear()
     _CACHE[heights] = info
     return info
+
+
+def _near_count(cid: list[int], sq: int) -> int:
+    """How many different castles touch ``sq`` orthogonally, counting 2 for two or more."""
+    first, count = -1, 0
+    for n in ORTHOGONAL[sq]:
+        c = cid[n]
+        if c >= 0 and c != first:
+            if count == 0:
+                first, count = c, 1
+            else:
+                return 2
+    return count
 
 
 def _analyse(heights: bytes) -> BoardInfo:

@@ -18,6 +18,7 @@ from .squares import DIAG_STEP, ORTHO_STEP, ORTHO_STEP2, ORTHOGONAL, square_name
 from .stage import Stage
 
 if TYPE_CHECKING:
+    from .board import BoardInfo
     from .state import GameState
 
 _KEEP_ROWS: dict[tuple[int, frozenset[int]], list[int]] = {}
@@ -108,7 +109,6 @@ def _emit(out: list[int], base: int, mask: int) -> None:
 
 def _turn_actions(state: "GameState") -> list[int]:
     seat = (state.start + state.turn) % state.n
-    h = state.heights
     info = state.info
     mine = state.knights[seat]
     ap = state.ap
@@ -117,21 +117,11 @@ def _turn_actions(state: "GameState") -> list[int]:
     append = out.append
     if ap >= 1:
         append(O_SCORE)
-        cid = info.cid
-        door_mask = info.door_mask
+        move_masks = info.move_masks
         for src in mine:
-            level = h[src]
-            reach = 0
-            entered = -1
-            for v in ORTHOGONAL[src]:
-                hv = h[v]
-                if hv <= level + 1:
-                    reach |= 1 << v
-                if hv > level:
-                    c = cid[v]
-                    if c != entered:  # a second neighbour of the same castle adds nothing new
-                        reach |= door_mask(c, level)
-                        entered = c
+            reach = move_masks[src]
+            if reach < 0:
+                reach = info.move_mask(src)
             reach &= free
             base = O_MOVE + src * 64 - 1
             while reach:
@@ -146,7 +136,7 @@ def _turn_actions(state: "GameState") -> list[int]:
         for height in set(state.stacks[seat]):
             append(O_STACK + height)
     if ap >= 2 and len(mine) < state.rules.knights_per_player:
-        _emit(out, O_KNIGHT, _knight_sites(h, mine, -1) & free)
+        _emit(out, O_KNIGHT, _knight_sites(info, mine, -1) & free)
     if not state.played:
         hand = state.hands[seat]
         fresh = state.fresh
@@ -164,17 +154,15 @@ def _can_buy(state: "GameState", seat: int) -> bool:
     return bool(state.decks[seat])
 
 
-def _knight_sites(h: bytearray, mine: list[int], skip: int) -> int:
+def _knight_sites(info: BoardInfo, mine: list[int], skip: int) -> int:
     """Bitmask of squares orthogonally next to one of ``mine`` (other than ``skip``) and no higher than it
     (occupied squares included: the caller masks them out)."""
     sites = 0
+    site_masks = info.site_masks
     for k in mine:
-        if k == skip:
-            continue
-        level = h[k]
-        for n in ORTHOGONAL[k]:
-            if h[n] <= level:
-                sites |= 1 << n
+        if k != skip:
+            mask = site_masks[k]
+            sites |= mask if mask >= 0 else info.site_mask(k)
     return sites
 
 
@@ -224,7 +212,7 @@ def _card_actions(state: "GameState", seat: int, card: int, out: list[int], free
     elif card == Card.REDEPLOY:
         if len(mine) > 1:
             for src in mine:
-                _emit(out, O_REDEPLOY + src * 64, _knight_sites(h, mine, src) & free)
+                _emit(out, O_REDEPLOY + src * 64, _knight_sites(info, mine, src) & free)
     elif card == Card.BUILD:
         if state.supply > 0:
             _emit(out, O_BUILD, info.placeable_mask() & free)

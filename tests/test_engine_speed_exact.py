@@ -1,0 +1,165 @@
+"""The engine's shortcuts for speed change no result.
+
+``push`` keeps a small record for the frequent actions and ``pop`` reverses them in place; cold actions copy only
+the lists they change; the board analysis after a block is carried over from the board before it; the move
+generator reads masks cached per board. Each test here checks one of those against the slow, obvious way:
+
+* after any ``pop`` every field of the state, the legal actions (same ids, same order) and the position string
+  are what they were before the ``push`` — also after several pushes, and on a clone that shares the undo stack;
+* ``can_take_back`` answers what the full snapshot of the state before the action says;
+* a game played with ``apply`` (no undo information) and one played with ``push`` see the same legal actions;
+* the carried-over board analysis equals a fresh analysis of the same heights.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from torres import GameState, Rules
+from torres.engine import movegen
+from torres.engine.actions import DECODE, O_END, Kind
+from torres.engine.board import _analyse
+from torres.engine.rules import EDITIONS, CardMode
+from torres.engine.stage import Stage
+
+NESTED = ("knights", "stacks", "hands", "decks", "known", "discards")  # lists of lists
+FLAT = ("heights", "occ", "scores", "carry", "fresh", "drawn", "common", "scorings", "history", "actors")
+SCALARS = ("occupied", "king", "supply", "turn_stack", "stack_taken", "ap", "buys", "played", "phase", "round",
+           "turn", "stage", "start", "master_card")
+
+
+def _configs() -> list[Any]:
+    out = []
+    for edition, base in EDITIONS.items():
+        flip = "own" if base.card_mode is CardMode.COMMON else "common"
+        for name, overrides in (("plain", {}), ("master", {"master": True}), (f"{flip}deck", {"card_mode": flip}),
+                                ("fullhand", {"full_hand": True})):
+            for players in (2, 3, 4):
+                out.append(pytest.param(players, edition, overrides, id=f"{edition}-{name}-{players}p"))
+    return out
+
+
+CONFIGS = _configs()
+# 60 configurations: 240 games for the cheap test, 120 for each of the others
+MANY_SEEDS = range(4)
+SEEDS = range(2)
+
+
+def new_game(players: int, edition: str, overrides: dict[str, Any], seed: int) -> GameState:
+    return GameState(players, seed, Rules.for_edition(edition, **overrides))
+
+
+def choose(state: GameState, rng: random.Random) -> int:
+    """A random legal action, mostly not 'end' while anything else is possible (turns full of hot actions)."""
+    ids = state.legal_action_ids()
+    action = rng.choice(ids)
+    if action == O_END and len(ids) > 1 and rng.random() < 0.85:
+        action = rng.choice([a for a in ids if a != O_END])
+    return action
+
+
+def fields(state: GameState) -> tuple[Any, ...]:
+    """A copy of every field (lists as tuples) and the legal actions."""
+    return (tuple(tuple(tuple(v) for v in getattr(state, name)) for name in NESTED),
+            tuple(tuple(getattr(state, name)) for name in FLAT),
+            tuple(getattr(state, name) for name in SCALARS),
+            tuple(state.legal_action_ids()), state.info.heights)
+
+
+def old_can_take_back(before: GameState, state: GameState) -> bool:
+    """``can_take_back`` as a full snapshot of the state before the last action answers it."""
+    if not state.history or state.stage not in (Stage.TURN, Stage.KEEP) or state.actors[-1] != state.current:
+        return False
+    if DECODE[state.history[-1]][0] in (Kind.BUY, Kind.KEEP, Kind.END):
+        return False
+    return before.stage in (Stage.TURN, Stage.KEEP) and before.turn == state.turn \
+        and before.round == state.round and before.phase == state.phase
+
+
+@pytest.mark.parametrize("players,edition,overrides", CONFIGS)
+def test_pop_restores_everything(players: int, edition: str, overrides: dict[str, Any]) -> None:
+    for seed in SEEDS:
+        rng = random.Random(seed * 1009 + players)
+        state = new_game(players, edition, overrides, seed)
+        while not state.is_over():
+            before = fields(state)
+            position = state.position()
+            # one action and back
+            copy = state.clone()
+            state.push(choose(state, rng))
+            assert state.can_take_back() == old_can_take_back(copy, state), state.actions_text()[-1]
+            state.pop()
+            assert fields(state) == before, state.actions_text()
+            assert state.position() == position
+            # several actions and back, on the state and on a clone sharing its undo stack
+            depth = rng.randint(1, 6)
+            pushed = 0
+            for _ in range(depth):
+                if state.is_over():
+                    break
+                state.push(choose(state, rng), check=False)
+                pushed += 1
+            twin = state.clone()
+            for _ in range(pushed):
+                twin.pop()
+            assert fields(twin) == before, twin.actions_text()
+            for _ in range(pushed):
+                state.pop()
+            assert fields(state) == before, state.actions_text()
+            state.push(choose(state, rng))
+
+
+@pytest.mark.parametrize("players,edition,overrides", CONFIGS)
+def test_apply_and_push_agree(players: int, edition: str, overrides: dict[str, Any]) -> None:
+    """The fast path without undo information reaches the same states as ``push``."""
+    for seed in MANY_SEEDS:
+        rng = random.Random(seed * 7 + players)
+        pushed = new_game(players, edition, overrides, seed)
+        applied = new_game(players, edition, overrides, seed)
+        while not pushed.is_over():
+            ids = pushed.legal_action_ids()
+            assert applied.legal_action_ids() == ids
+            action = choose(pushed, rng)
+            pushed.push(action, check=False)
+            applied.apply(action)
+        assert applied.is_over() and applied.position() == pushed.position() and applied.scores == pushed.scores
+
+
+@pytest.mark.parametrize("players,edition,overrides", CONFIGS)
+def test_carried_board_analysis_is_fresh(players: int, edition: str, overrides: dict[str, Any]) -> None:
+    """What ``board_info_after_block`` carries over and the masks the move generator caches equal a fresh
+    analysis (castle numbers may differ; nothing here depends on them)."""
+    for seed in SEEDS:
+        rng = random.Random(seed * 13 + players)
+        state = new_game(players, edition, overrides, seed)
+        while not state.is_over():
+            info = state.info
+            fresh = _analyse(bytes(state.heights))
+            assert info.heights == fresh.heights
+            assert info.placeable_mask() == fresh.placeable_mask()
+            assert info.placeable() == fresh.placeable()
+            assert info.near_counts() == fresh.near_counts()
+            assert sorted(map(sorted, info.squares)) == sorted(map(sorted, fresh.squares))
+            for sq in range(64):
+                assert info.move_mask(sq) == fresh.move_mask(sq), sq
+                assert info.site_mask(sq) == fresh.site_mask(sq), sq
+                c, f = info.cid[sq], fresh.cid[sq]
+                assert (c >= 0) == (f >= 0)
+                if c >= 0:
+                    assert (info.area[c], info.top[c]) == (fresh.area[f], fresh.top[f])
+            state.push(choose(state, rng))
+
+
+def test_legal_ids_are_sorted_and_unique() -> None:
+    """The order bots break ties by: ascending ids, whatever order the generator found them in."""
+    for players in (2, 3, 4):
+        for seed in range(10):
+            rng = random.Random(seed)
+            state = GameState(players, seed, Rules())
+            while not state.is_over():
+                ids = movegen.legal_ids(state)
+                assert ids == sorted(set(ids))
+                state.push(choose(state, rng))
