@@ -1,7 +1,8 @@
 """The engine's shortcuts for speed change no result.
 
-``push`` keeps a small record for the frequent actions and ``pop`` reverses them in place; cold actions copy only
-the lists they change; the board analysis after a block is carried over from the board before it; the move
+``push`` keeps a small record for the frequent actions (``pop`` reverses move, block, knight and score in place,
+and puts back the few fields a ``stack`` or an ``end`` within a round changes); other actions copy only the lists
+they change; the board analysis after a block is carried over from the board before it; the move
 generator reads masks cached per board. Each test here checks one of those against the slow, obvious way:
 
 * after any ``pop`` every field of the state, the legal actions (same ids, same order) and the position string
@@ -89,9 +90,10 @@ def test_pop_restores_everything(players: int, edition: str, overrides: dict[str
             position = state.position()
             # one action and back
             copy = state.clone()
-            state.push(choose(state, rng))
+            action = choose(state, rng)
+            state.push(action)
             assert state.can_take_back() == old_can_take_back(copy, state), state.actions_text()[-1]
-            state.pop()
+            assert state.pop().id == action
             assert fields(state) == before, state.actions_text()
             assert state.position() == position
             # several actions and back, on the state and on a clone sharing its undo stack

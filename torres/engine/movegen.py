@@ -140,9 +140,10 @@ def _turn_actions(state: "GameState") -> list[int]:
     if not state.played:
         hand = state.hands[seat]
         fresh = state.fresh
-        for card in range(10):
-            if hand[card] > fresh[card]:
-                _card_actions(state, seat, card, out, free)
+        if hand != fresh:  # (cards bought this turn are in the hand too: equal lists leave no card to play)
+            for card in range(10):
+                if hand[card] > fresh[card]:
+                    _card_actions(state, seat, card, out, free)
     return out
 
 

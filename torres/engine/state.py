@@ -8,11 +8,11 @@ whole game.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple
+from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple, cast
 
 from . import movegen
 from .actions import (
-    DECODE, KEEP_TABLE, Action, Kind, PLAY_KINDS, format_action, parse_action_id,
+    DECODE, KEEP_TABLE, NUM_ACTIONS, Action, Kind, PLAY_KINDS, format_action, parse_action_id,
 )
 from .board import BoardInfo, board_info, board_info_after_block
 from .cards import N_CARD_TYPES, Card
@@ -71,6 +71,16 @@ _HOT_KINDS = frozenset({Kind.MOVE, Kind.BLOCK, Kind.KNIGHT, Kind.SCORE})
 
 #: Undo record of a hot action: ap, turn_stack, occupied, the actor's score, info and legal before it.
 _HotRecord = tuple[int, int, int, int, BoardInfo, list[int] | None]
+#: Undo record of a ``stack``: stacks, turn_stack, stack_taken and legal before it.
+_StackRecord = tuple[list[list[int]], int, int, list[int] | None]
+#: Undo record of an ``end`` that does not end the round: stacks, carry, supply, turn_stack, stack_taken, ap,
+#: buys, played, fresh and legal before it (the turn is one less).
+_EndRecord = tuple[list[list[int]], list[int], int, int, int, int, int, bool, list[int], list[int] | None]
+_UndoRecord = _Snapshot | _HotRecord | _StackRecord | _EndRecord
+
+#: The ``Action`` that ``pop`` returns, by id: actions are immutable, and making one checks the id again (a search
+#: pops as often as it pushes).
+_ACTIONS: list[Action | None] = [None] * NUM_ACTIONS
 
 
 class IllegalActionError(ValueError):
@@ -144,7 +154,7 @@ class GameState:
         self.scorings: list[PhaseScoring] = []
         self.history: list[int] = []
         self.actors: list[int] = []  # the seat that took each action of the history
-        self._undo: list[_Snapshot | _HotRecord] = []
+        self._undo: list[_UndoRecord] = []
         self._legal: list[int] | None = None
         if r.master:
             self.stage = Stage.CASTLES
@@ -261,11 +271,21 @@ class GameState:
         action_id = action if type(action) is int else self._to_id(action)
         if check:
             self._check(action_id)
-        if DECODE[action_id][0] in _HOT_KINDS and self.stage is Stage.TURN:
+        kind = DECODE[action_id][0]
+        record: _UndoRecord
+        if self.stage is not Stage.TURN:
+            record = self._snapshot()
+        elif kind in _HOT_KINDS:
             seat = (self.start + self.turn) % self.n
-            self._undo.append((self.ap, self.turn_stack, self.occupied, self.scores[seat], self._info, self._legal))
+            record = (self.ap, self.turn_stack, self.occupied, self.scores[seat], self._info, self._legal)
+        elif kind is Kind.STACK:
+            record = (self.stacks, self.turn_stack, self.stack_taken, self._legal)
+        elif kind is Kind.END and self.turn + 1 < self.n:
+            record = (self.stacks, self.carry, self.supply, self.turn_stack, self.stack_taken, self.ap, self.buys,
+                      self.played, self.fresh, self._legal)
         else:
-            self._undo.append(self._snapshot())
+            record = self._snapshot()
+        self._undo.append(record)
         self._apply(action_id)
 
     def pop(self) -> Action:
@@ -274,16 +294,32 @@ class GameState:
             raise IndexError("no action to take back")
         last = self.history[-1]
         record = self._undo.pop()
+        action = _ACTIONS[last]
+        if action is None:
+            action = _ACTIONS[last] = Action(last)
         if isinstance(record, _Snapshot):
             self._restore(record)
+            return action
+        kind = DECODE[last][0]
+        if kind is Kind.STACK:
+            self.stacks, self.turn_stack, self.stack_taken, self._legal = cast(_StackRecord, record)
+        elif kind is Kind.END:
+            (self.stacks, self.carry, self.supply, self.turn_stack, self.stack_taken, self.ap, self.buys, self.played,
+             self.fresh, self._legal) = cast(_EndRecord, record)
+            self.turn -= 1
         else:
-            self._take_back_hot(last, record)
-        return Action(last)
+            self._take_back_hot(last, cast(_HotRecord, record))
+            return action
+        # (stack and end change the copy-on-write lists only after copying them: the record's lists are intact)
+        self.history.pop()
+        self.actors.pop()
+        return action
 
     # A full snapshot per action made undo cost more than the action itself (and its garbage kept the collector
-    # busy), so the frequent actions keep a small record instead and are reversed in place: a plain tuple
-    # ``(ap, turn_stack, occupied, the actor's score, info, legal)``. Each of them changes those fields plus one
-    # or two squares that the action id names. Every other action keeps a ``_Snapshot``.
+    # busy), so the frequent actions keep a small record instead, a plain tuple whose shape the kind of the
+    # action tells: the hot actions are reversed in place (``_HotRecord``: each changes those fields plus one or
+    # two squares that the action id names); a ``stack`` and an ``end`` within a round keep the few fields they
+    # change (``_StackRecord``, ``_EndRecord``). Every other action keeps a ``_Snapshot``.
     def _take_back_hot(self, action_id: int, record: _HotRecord) -> None:
         kind, a, b = DECODE[action_id]
         self.ap, self.turn_stack, self.occupied, score, self._info, self._legal = record
@@ -318,7 +354,8 @@ class GameState:
     def _same_turn(self) -> bool:
         snap = self._undo[-1]
         if not isinstance(snap, _Snapshot):
-            return True  # a hot action is taken within a turn and changes neither stage, turn, round nor phase
+            # hot actions and ``stack`` change neither stage, turn, round nor phase; an ``end`` changes the turn
+            return DECODE[self.history[-1]][0] is not Kind.END
         return snap.stage in (Stage.TURN, Stage.KEEP) and snap.turn == self.turn and snap.round == self.round \
             and snap.phase == self.phase
 
@@ -355,13 +392,14 @@ class GameState:
     # are shared with the snapshot and copied only when an action is about to change them (copy-on-write): every
     # change of one of these lists in place must come after ``_copy_changed_by`` copied it.
     def _snapshot(self) -> "_Snapshot":
-        return _Snapshot(
+        # (``tuple.__new__`` skips the named tuple's Python-level ``__new__``, a third of the snapshot's cost)
+        return tuple.__new__(_Snapshot, (
             bytes(self.heights), bytes(self.occ), self.occupied, [k[:] for k in self.knights], self.king,
             self.scores[:], self.supply, self.stacks, self.carry, self.turn_stack, self.stack_taken, self.ap,
             self.buys, self.played, self.fresh, self.drawn, self.hands, self.decks, self.known, self.common,
             self.discards, self.phase, self.round, self.turn, self.stage, self.start, self.scorings,
             len(self.history), self._info, self._legal,
-        )
+        ))
 
     def _restore(self, snap: "_Snapshot", keep_history: bool = True) -> None:
         self.heights = bytearray(snap.heights)
@@ -400,8 +438,12 @@ class GameState:
     def _copy_changed_by(self, kind: Kind, seat: int) -> None:
         """Copy the copy-on-write fields that a cold action of ``kind`` by ``seat`` changes in place (copying all
         of them for every turn's ``end`` and ``stack`` cost more than the rest of those actions)."""
-        if kind is Kind.END or kind is Kind.STACK:
-            # ``end`` may also score the phase, which empties every seat's stacks and fills ``carry``
+        if kind is Kind.STACK:
+            self.stacks = self.stacks[:]
+            self.stacks[seat] = self.stacks[seat][:]
+        elif kind is Kind.END:
+            # the next seat may take its largest stack, and the end of a phase empties every seat's stacks and
+            # fills ``carry``
             self.stacks = [s[:] for s in self.stacks]
             self.carry = self.carry[:]
         elif kind is Kind.BUY or kind is Kind.KEEP:
