@@ -22,7 +22,6 @@ from dataclasses import dataclass
 
 from ..engine.board import BoardInfo
 from ..engine.master import MasterCard, master_bonus
-from ..engine.scoring import castle_points, earns_king_bonus
 from ..engine.state import GameState, Stage
 
 
@@ -46,14 +45,6 @@ BASIC_WEIGHTS = Weights(later=0.75, reach=0.5, card=1.5, reserve=0.0)
 EVALUATIONS: dict[str, Weights] = {"tuned": DEFAULT_WEIGHTS, "basic": BASIC_WEIGHTS}
 
 
-def turns_left_share(state: GameState) -> float:
-    """The share of the game's rounds still to come, 1.0 at the start and 0.0 at the end."""
-    stacks = state.phase_stacks
-    total = sum(len(p) for p in stacks)
-    done = sum(len(stacks[p]) for p in range(min(state.phase, 3))) + state.round
-    return max(0.0, 1.0 - done / total)
-
-
 _RINGS: dict[tuple[int, float], list[list[tuple[int, int, float]]]] = {}
 
 
@@ -75,8 +66,6 @@ def _rings(radius: int, decay: float) -> list[list[tuple[int, int, float]]]:
     return table
 
 
-Target = tuple[int, int, float, int, int, int, float]
-_TARGETS: dict[tuple[int, int, float], tuple[BoardInfo, list[list[Target] | None]]] = {}
 _POWERS: dict[float, list[float]] = {}
 
 
@@ -87,42 +76,23 @@ def _powers(decay: float) -> list[float]:
     return table
 
 
-def _targets(info: BoardInfo, radius: int, decay: float) -> list[list[Target] | None]:
-    """For each square: the castle squares near it (square, distance, discount, castle, area, height), cached
-    per board analysis (moves and knight placements do not change it); a square's row is filled in when first
-    asked for (:func:`_row`), since only the knights' squares are ever looked at.
-
-    The cache is keyed by the analysis object, not by the height map: the engine may number the castles of the
-    same heights differently depending on how it got there, and a row holds castle numbers. The entry keeps the
-    object alive, so its ``id`` cannot be reused while cached."""
-    key = (id(info), radius, decay)
-    entry = _TARGETS.get(key)
-    if entry is None or entry[0] is not info:
-        if len(_TARGETS) > 20_000:
-            _TARGETS.clear()
-        entry = _TARGETS[key] = (info, [None] * 64)
-    return entry[1]
+#: A seat's board terms (castle points, king's bonus, climbing potential) by (the board analysis, its knights,
+#: the occupancy near them, the king's castle, the level and bonus it pays for, radius, decay): a search changes
+#: one thing at a time, so most seats' terms are those of the position before. The key holds the analysis
+#: itself (compared by identity: the castle numbers in ``best`` belong to it) and so keeps it alive.
+_SEAT_TERMS: dict[tuple[object, ...], tuple[float, float, float]] = {}
+#: The squares within the radius of a set of knights, as a bitmask.
+_NEAR: dict[tuple[int, tuple[int, ...]], int] = {}
+_RING_MASKS: dict[int, list[int]] = {}
+CACHE_LIMIT = 50_000  # entries per cache (a key keeps its board analysis alive)
 
 
-def _row(table: list[list[Target] | None], info: BoardInfo, sq: int, radius: int, decay: float) -> list[Target]:
-    """The targets of a knight on ``sq``, the most a target could give first: a knight there gains at most
-    ``min(level + distance, area) × area × discount`` from it, so the scan can stop at the first target whose bound
-    is no more than the best gain found."""
-    row = table[sq]
-    if row is None:
-        cid, area, h = info.cid, info.area, info.heights
-        level = h[sq]
-        row = []
-        for t, d, disc in _rings(radius, decay)[sq]:
-            c = cid[t]
-            if c >= 0:
-                a = area[c]
-                # (a discount above 1 would let building pay more than the bound: no early stop then)
-                bound = max(min(h[t], level + d), min(level + d, a)) * a * disc if decay <= 1 else float("inf")
-                row.append((t, d, disc, c, a, h[t], bound))
-        row.sort(key=lambda target: -target[6])
-        table[sq] = row
-    return row
+def _ring_masks(radius: int) -> list[int]:
+    """For each square: the bitmask of the squares within ``radius`` (Manhattan)."""
+    masks = _RING_MASKS.get(radius)
+    if masks is None:
+        masks = _RING_MASKS[radius] = [sum(1 << t for t, _, _ in _rings(radius, 1.0)[sq]) for sq in range(64)]
+    return masks
 
 
 @dataclass(frozen=True)
@@ -139,59 +109,117 @@ class Terms:
 
 def seat_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[Terms]:
     """The terms of every seat, before weighting."""
+    return [Terms(*raw) for raw in raw_terms(state, w)]
+
+
+_SHARES: dict[tuple[tuple[int, ...], ...], tuple[int, list[int]]] = {}
+
+
+def turns_left_share(state: GameState) -> float:
+    """The share of the game's rounds still to come, 1.0 at the start and 0.0 at the end."""
+    stacks = state.phase_stacks
+    entry = _SHARES.get(stacks)
+    if entry is None:  # (total rounds, rounds before each phase)
+        entry = _SHARES[stacks] = (sum(len(p) for p in stacks), [sum(len(p) for p in stacks[:k]) for k in range(4)])
+    total, before = entry
+    return max(0.0, 1.0 - (before[min(state.phase, 3)] + state.round) / total)
+
+
+def _board_terms(squares: list[int], info: BoardInfo, occ: bytearray, king_castle: int, king_level: int,
+                 bonus: float, rings: list[list[tuple[int, int, float]]], powers: list[float]
+                 ) -> tuple[float, float, float]:
+    """One seat's castle points, king's bonus and climbing potential. The first two are
+    :func:`~torres.engine.scoring.castle_points` and :func:`~torres.engine.scoring.earns_king_bonus` written out
+    (tests/test_evaluate_cache.py checks that they agree)."""
+    h, cid, area = info.heights, info.cid, info.area
+    best: dict[int, int] = {}
+    king = 0.0
+    for sq in squares:
+        c = cid[sq]
+        if c >= 0:
+            level = h[sq]
+            if level > best.get(c, 0):
+                best[c] = level
+            if c == king_castle and level == king_level:
+                king = bonus
+    points = 0
+    for c, level in best.items():
+        points += area[c] * level
+    # potential: the best gain each knight could make by climbing to an empty block nearby (at most one level
+    # up per square of distance), discounted by the distance
+    potential = 0.0
+    for sq in squares:
+        level = h[sq]
+        gain = 0.0
+        for t, dist, discount in rings[sq]:
+            c = cid[t]
+            if c < 0 or occ[t]:
+                continue
+            have = best.get(c, 0)
+            a = area[c]
+            ht = h[t]
+            top = level + dist
+            # climb onto what stands there (one level up per square of distance) ...
+            g = ((ht if ht <= top else top) - have) * a * discount
+            if g > gain:
+                gain = g
+            # ... or build it up to where the knight could climb, a block per level
+            want = top if top <= a else a
+            if want > ht and want > have:
+                g = (want - have) * a * discount * powers[want - ht]
+                if g > gain:
+                    gain = g
+        potential += gain
+    return float(points), king, potential
+
+
+def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[float, float, float, float, float,
+                                                                             float]]:
+    """:class:`Terms` of every seat as plain tuples (the planner's inner loop: no objects to build)."""
     n = state.n
     info = state.info
-    h, cid, area, occ = info.heights, info.cid, info.area, state.occ
-    phase = min(state.phase, 2)
-    remaining = [w.later ** k for k in range(3 - phase)]
-    king_castle = cid[state.king] if state.king >= 0 else -1
-    bonus = state.rules.king_bonus[phase] if phase < len(state.rules.king_bonus) else 0
+    occ = state.occ
+    phase = state.phase if state.phase < 2 else 2
+    king_castle = info.cid[state.king] if state.king >= 0 else -1
+    king_bonuses = state.rules.king_bonus
+    bonus = float(king_bonuses[phase]) if phase < len(king_bonuses) else 0.0
+    king_level = phase + 1
     master: list[float] = [0.0] * n
     if state.master_card >= 0:
         card = MasterCard(state.master_card)
-        for k, weight in enumerate(remaining):
+        for k in range(3 - phase):
             extra = master_bonus(card, phase + k, info, state.knights)
+            weight = w.later ** k
             for s in range(n):
                 master[s] += weight * extra[s]
     per_knights = state.rules.knights_per_player
-    targets = _targets(info, w.radius, w.decay)
-    powers = _powers(w.decay)
+    radius, decay = w.radius, w.decay
+    rings, powers, ring_masks, occupied = _rings(radius, decay), _powers(decay), _ring_masks(radius), state.occupied
+    hands = state.hands
+    keeping = len(state.drawn) > 0 and state.stage is Stage.KEEP
+    current = state.current if keeping else -1
     out = []
     for seat in range(n):
         squares = state.knights[seat]
-        points, best = castle_points(info, squares)
-        king = float(bonus) if king_castle >= 0 and earns_king_bonus(info, squares, state.king, phase) else 0.0
-        # potential: the best gain each knight could make by climbing to an empty block nearby (at most one
-        # level up per square of distance), discounted by the distance
-        potential = 0.0
-        best_of = [0] * len(area)
-        for c, lv in best.items():
-            best_of[c] = lv
-        for sq in squares:
-            level = h[sq]
-            gain = 0.0
-            for t, dist, discount, c, a, ht, bound in targets[sq] or _row(targets, info, sq, w.radius, w.decay):
-                if bound <= gain:
-                    break
-                if occ[t]:
-                    continue
-                have = best_of[c]
-                top = level + dist
-                # climb onto what stands there (one level up per square of distance) ...
-                g = ((ht if ht <= top else top) - have) * a * discount
-                if g > gain:
-                    gain = g
-                # ... or build it up to where the knight could climb, a block per level
-                want = top if top <= a else a
-                if want > ht and want > have:
-                    g = (want - have) * a * discount * powers[want - ht]
-                    if g > gain:
-                        gain = g
-            potential += gain
-        hand = state.hands[seat]
-        cards = sum(hand) + (len(state.drawn) > 0 and state.current == seat and state.stage is Stage.KEEP)
-        out.append(Terms(float(points), king, potential, float(cards), float(per_knights - len(squares)),
-                         master[seat]))
+        knights = tuple(squares)
+        near = _NEAR.get((radius, knights))
+        if near is None:
+            near = 0
+            for sq in squares:
+                near |= ring_masks[sq]
+            if len(_NEAR) > CACHE_LIMIT:
+                _NEAR.clear()
+            _NEAR[radius, knights] = near
+        key = (info, knights, occupied & near, king_castle, king_level, bonus, radius, decay)
+        cached = _SEAT_TERMS.get(key)
+        if cached is None:
+            if len(_SEAT_TERMS) > CACHE_LIMIT:
+                _SEAT_TERMS.clear()
+            cached = _SEAT_TERMS[key] = _board_terms(squares, info, occ, king_castle, king_level, bonus, rings,
+                                                      powers)
+        points, king, potential = cached
+        cards = sum(hands[seat]) + (seat == current)
+        out.append((points, king, potential, float(cards), float(per_knights - len(squares)), master[seat]))
     return out
 
 
@@ -199,17 +227,15 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
     """Projected final points of every seat."""
     if state.stage is Stage.OVER:
         return [float(s) for s in state.scores]
-    terms = seat_terms(state, w)
     phase = min(state.phase, 2)
-    out = []
     scorings = sum(w.later ** k for k in range(3 - phase))
     share = turns_left_share(state)
-    for seat, t in enumerate(terms):
-        value = state.scores[seat] + t.castles * scorings + w.master * t.master + w.king * t.king
-        value += w.reach * t.reach * scorings
-        value += (w.card * t.cards + w.reserve * t.reserve) * share
-        out.append(value)
-    return out
+    # (the sum in the order it always had: tie-breaks between planned turns depend on the last bit)
+    reach, king, master_weight, card, reserve = w.reach, w.king, w.master, w.card, w.reserve
+    return [score + castles * scorings + master_weight * master + king * king_bonus + reach * potential * scorings
+            + (card * cards + reserve * knights) * share
+            for score, (castles, king_bonus, potential, cards, knights, master)
+            in zip(state.scores, raw_terms(state, w))]
 
 
 def evaluate(state: GameState, seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:

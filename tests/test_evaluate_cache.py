@@ -1,0 +1,55 @@
+"""The evaluation's caches change nothing: a cached value equals the value computed from scratch, and the castle
+points and king's bonus it writes out agree with the engine's scoring functions."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import torres.ai.evaluate as evaluation
+from torres.ai.evaluate import BASIC_WEIGHTS, DEFAULT_WEIGHTS, raw_terms, seat_values
+from torres.engine import GameState, Rules
+from torres.engine.scoring import castle_points, earns_king_bonus
+from torres.engine.state import Stage
+
+
+def _clear() -> None:
+    evaluation._SEAT_TERMS.clear()
+    evaluation._NEAR.clear()
+
+
+@pytest.mark.parametrize("rules", ["riogrande", "ravensburger", "idw:master=1", "yucata"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_cached_values_equal_fresh_ones_along_searches(rules: str, players: int) -> None:
+    rng = random.Random(players * 7 + len(rules))
+    state = GameState(players, rng.randrange(1000), Rules.from_text(rules))
+    checked = 0
+    while not state.is_over():
+        legal = state.legal_action_ids()
+        # a search's pattern: try several actions from the same position, evaluating each
+        for a in rng.sample(legal, min(4, len(legal))):
+            state.push(a, check=False)
+            for weights in (DEFAULT_WEIGHTS, BASIC_WEIGHTS):
+                cached = seat_values(state, weights)
+                _clear()
+                assert seat_values(state, weights) == cached
+            checked += 1
+            state.pop()
+        state.push(rng.choice(legal), check=False)
+    assert checked > 100
+
+
+def test_castle_points_and_king_bonus_agree_with_the_engine() -> None:
+    rng = random.Random(5)
+    for game in range(6):
+        state = GameState(2 + game % 3, game, Rules())
+        while not state.is_over():
+            if state.stage is Stage.TURN and rng.random() < 0.3:
+                phase = min(state.phase, 2)
+                bonus = state.rules.king_bonus[phase]
+                for seat, terms in enumerate(raw_terms(state)):
+                    squares = state.knights[seat]
+                    assert terms[0] == castle_points(state.info, squares)[0]
+                    assert terms[1] == (bonus if earns_king_bonus(state.info, squares, state.king, phase) else 0)
+            state.push(rng.choice(state.legal_action_ids()), check=False)
