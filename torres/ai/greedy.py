@@ -8,7 +8,7 @@ from ..engine.state import GameState, Stage
 from ..engine.view import SeatView
 from .base import Bot
 from .evaluate import DEFAULT_WEIGHTS, Weights
-from .planner import Evaluator, best_single, keep_choice, plan_turn
+from .planner import best_single, keep_choice, plan_turn
 
 
 class TurnPlanningBot(Bot):
@@ -74,11 +74,9 @@ class GreedyBot(TurnPlanningBot):
     name = "greedy"
 
     def __init__(self, seed: int = 0, width: int = 4, weights: Weights = DEFAULT_WEIGHTS, budget: int = 0,
-                 seconds: float = 0.0, evaluator: Evaluator | None = None, ap_credit: float = 0.0) -> None:
+                 seconds: float = 0.0) -> None:
         super().__init__(seed)
         self.width = width
-        self.ap_credit = ap_credit  # points per unspent action point when ranking partial turns (planner.py)
-        self.evaluator = evaluator  # instead of the hand-tuned evaluation with ``weights`` (e.g. the learned one)
         self.budget = budget  # evaluations per turn, shared by the re-plans after card draws (0: no limit)
         self.weights = weights
         self.evaluations = 0
@@ -98,13 +96,7 @@ class GreedyBot(TurnPlanningBot):
         # stop, for the turn as a whole, re-plans after card draws included
         budget = max(1, self.budget - self._spent) if self.budget else 0
         limit = max(1, self.budget * 3 // 2 - self._spent) if self.budget else 0
-        plans = plan_turn(state, self.width, self.weights, evaluator=self.evaluator, budget=budget, limit=limit,
-                          deadline=self._deadline, ap_credit=self.ap_credit)
+        plans = plan_turn(state, self.width, self.weights, budget=budget, limit=limit, deadline=self._deadline)
         self.evaluations += plans[0].evaluations
         self._spent += plans[0].evaluations
         return plans[0].actions
-
-    def other(self, view: SeatView) -> int:
-        if self.evaluator is None:
-            return super().other(view)
-        return best_single(view.determinize(self.rng), evaluator=self.evaluator)

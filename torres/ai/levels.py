@@ -8,9 +8,7 @@ from typing import Any, Callable
 from .base import Bot, RandomBot
 from .evaluate import EVALUATIONS, Weights
 from .greedy import GreedyBot, OneStepBot
-from .learned import learned_evaluation
 from .mcts import ISMCTSBot
-from .planner import Evaluator
 
 Factory = Callable[[int, dict[str, str]], Bot]
 
@@ -45,23 +43,9 @@ def _onestep(seed: int, opts: dict[str, str]) -> Bot:
     return OneStepBot(seed, weights=_weights(opts))
 
 
-def _evaluator(opts: dict[str, str]) -> Evaluator | None:
-    """``value=learned`` (the shipped learned evaluation) or ``value=<file.json>`` (one fitted by
-    scripts/learn_eval.py); by default the hand-tuned evaluation with its weights."""
-    value = opts.pop("value", "")
-    if not value:
-        return None
-    if value == "learned":
-        return learned_evaluation()
-    if value.endswith(".json"):
-        return learned_evaluation(value)
-    raise ValueError(f"unknown value {value!r} (learned, or a .json file from scripts/learn_eval.py)")
-
-
 def _greedy(seed: int, opts: dict[str, str]) -> Bot:
     return GreedyBot(seed, width=_int(opts, "width", 4), weights=_weights(opts), budget=_int(opts, "budget", 0),
-                     seconds=_float(opts, "seconds", 0.0), evaluator=_evaluator(opts),
-                     ap_credit=_float(opts, "ap_credit", 0.0))
+                     seconds=_float(opts, "seconds", 0.0))
 
 
 def _ismcts(seed: int, opts: dict[str, str]) -> Bot:

@@ -51,7 +51,7 @@ def _key(state: GameState, seat: int) -> tuple[object, ...]:
 def plan_turn(state: GameState, width: int = 6, weights: Weights = DEFAULT_WEIGHTS,
               evaluator: Evaluator | None = None, top: int = 1, sample: int = 0,
               rng: random.Random | None = None, budget: int = 0, limit: int = 0,
-              deadline: float = 0.0, ap_credit: float = 0.0) -> list[Plan]:
+              deadline: float = 0.0) -> list[Plan]:
     """The best ``top`` whole turns for the seat to move (each ends with ``end``), best first.
 
     With ``sample`` > 0 each node looks at only that many of its actions, drawn with ``rng`` (a cheap model of
@@ -61,9 +61,7 @@ def plan_turn(state: GameState, width: int = 6, weights: Weights = DEFAULT_WEIGH
     plays). With ``limit`` > 0 the search stops once that many positions have been evaluated and the best turn
     found so far is played (its unused action points go to the scoring track); ``deadline`` (a
     ``time.perf_counter()`` value) stops it the same way by the clock, which makes the result depend on the
-    machine. ``ap_credit`` adds that many points per unspent action point when the beam ranks partial turns
-    (the finished turns are always compared as they end). ``state`` must be in the TURN stage; it is restored
-    before returning."""
+    machine. ``state`` must be in the TURN stage; it is restored before returning."""
     seat = state.current
     evaluate_fn: Evaluator = evaluator or (lambda s, p: evaluate(s, p, weights))
     finals: dict[tuple[object, ...], Plan] = {}
@@ -117,8 +115,6 @@ def plan_turn(state: GameState, width: int = 6, weights: Weights = DEFAULT_WEIGH
                     seen.add(key)
                     value = evaluate_fn(state, seat)
                     evaluations += 1
-                    if ap_credit:
-                        value += ap_credit * state.ap
                     children[key] = Plan(seq, value)
                 for _ in range(pushed):
                     state.pop()
