@@ -12,8 +12,11 @@ from torres.ai import hint, make_bot
 from torres.ai.base import Bot
 from dataclasses import replace
 
-from torres.ai.evaluate import BASIC_WEIGHTS, DEFAULT_WEIGHTS, seat_values, turns_left_share
+from torres.ai.evaluate import (
+    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_WEIGHTS, seat_values, turns_left_share,
+)
 from torres.ai.greedy import GreedyBot
+from torres.ai.hint import hint_planner
 from torres.ai.levels import EXPERT_BUDGET, EXPERT_WIDTH
 from torres.ai.mcts import ISMCTSBot
 from torres.ai.planner import plan_turn
@@ -141,6 +144,15 @@ def test_hint_suggests_the_climb() -> None:
     assert h.value > 0
 
 
+def test_hints_suggest_the_master_levels_turn() -> None:
+    state = _middle_game_turn()
+    seat = state.current
+    h = hint(state, seed=3, iterations=1)
+    master = make_bot("master", 3)  # the same seed deals the same cards the seat cannot see
+    assert h.action_ids[0] == master.choose(state.view(seat))
+    assert hint_planner().weights == MASTER_WEIGHTS and hint_planner().width == EXPERT_WIDTH
+
+
 def test_tournament_command_and_summary() -> None:
     result = CliRunner().invoke(app, ["tournament", "--bots", "random,onestep", "--games", "2", "--players", "2",
                                       "--edition", "ravensburger"])
@@ -183,6 +195,9 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     expert = make_bot("expert")
     assert isinstance(expert, GreedyBot) and expert.width == EXPERT_WIDTH > strong.width
     assert expert.budget == EXPERT_BUDGET and strong.budget == 0
+    master = make_bot("master")
+    assert isinstance(master, GreedyBot) and master.weights == MASTER_WEIGHTS
+    assert (master.width, master.budget) == (expert.width, expert.budget) and MASTER_WEIGHTS.later < DEFAULT_WEIGHTS.later
     tweaked = make_bot("greedy:eval=basic:reserve=2.5:radius=2")
     assert isinstance(tweaked, GreedyBot)
     assert tweaked.weights == replace(BASIC_WEIGHTS, reserve=2.5, radius=2)
@@ -221,7 +236,7 @@ def test_bench_ai_measures_every_planner_and_search() -> None:
 
     rows = bench(positions=1, players=2)
     labels = [r["bot"] for r in rows]
-    assert labels[0] == "evaluate()"
+    assert labels[0] == "evaluate() of each next position"
     for level in ("casual", "strong", "expert"):
         assert any(label.startswith(level + " ") for label in labels)
     assert all(spec in labels for spec in SEARCH_SPECS)

@@ -7,16 +7,10 @@ import random
 
 import pytest
 
-import torres.ai.evaluate as evaluation
-from torres.ai.evaluate import BASIC_WEIGHTS, DEFAULT_WEIGHTS, raw_terms, seat_values
+from torres.ai.evaluate import BASIC_WEIGHTS, DEFAULT_WEIGHTS, clear_caches, raw_terms, seat_values
 from torres.engine import GameState, Rules
 from torres.engine.scoring import castle_points, earns_king_bonus
 from torres.engine.state import Stage
-
-
-def _clear() -> None:
-    evaluation._SEAT_TERMS.clear()
-    evaluation._NEAR.clear()
 
 
 @pytest.mark.parametrize("rules", ["riogrande", "ravensburger", "idw:master=1", "yucata"])
@@ -32,7 +26,7 @@ def test_cached_values_equal_fresh_ones_along_searches(rules: str, players: int)
             state.push(a, check=False)
             for weights in (DEFAULT_WEIGHTS, BASIC_WEIGHTS):
                 cached = seat_values(state, weights)
-                _clear()
+                clear_caches()
                 assert seat_values(state, weights) == cached
             checked += 1
             state.pop()

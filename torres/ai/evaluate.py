@@ -41,8 +41,11 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 #: The first hand weights, before tuning by self-play (docs/strength.md): the casual level's evaluation.
 BASIC_WEIGHTS = Weights(later=0.75, reach=0.5, card=1.5, reserve=0.0)
+#: The master level's weights: a later scoring counts 0.6 of the coming one, not 0.85 (docs/strength.md: castle
+#: points standing now are worth less at later scorings than the tuned weights assumed).
+MASTER_WEIGHTS = Weights(later=0.6)
 #: Evaluations by name, for bot specs (``greedy:eval=basic``).
-EVALUATIONS: dict[str, Weights] = {"tuned": DEFAULT_WEIGHTS, "basic": BASIC_WEIGHTS}
+EVALUATIONS: dict[str, Weights] = {"tuned": DEFAULT_WEIGHTS, "basic": BASIC_WEIGHTS, "master": MASTER_WEIGHTS}
 
 
 _RINGS: dict[tuple[int, float], list[list[tuple[int, int, float]]]] = {}
@@ -85,6 +88,12 @@ _SEAT_TERMS: dict[tuple[object, ...], tuple[float, float, float]] = {}
 _NEAR: dict[tuple[int, tuple[int, ...]], int] = {}
 _RING_MASKS: dict[int, list[int]] = {}
 CACHE_LIMIT = 50_000  # entries per cache (a key keeps its board analysis alive)
+
+
+def clear_caches() -> None:
+    """Forget every cached seat term (benchmarks start from here; values never depend on the caches)."""
+    _SEAT_TERMS.clear()
+    _NEAR.clear()
 
 
 def _ring_masks(radius: int) -> list[int]:

@@ -10,13 +10,22 @@ from dataclasses import dataclass, field
 from ..engine.actions import DECODE, Kind, format_action
 from ..engine.state import GameState, Stage
 from ..engine.view import SeatView
-from .evaluate import DEFAULT_WEIGHTS, evaluate, seat_values
-from .levels import EXPERT_BUDGET, EXPERT_WIDTH
+from .evaluate import evaluate, seat_values
+from .greedy import GreedyBot
+from .levels import HINT_LEVEL, build_bot
 from .mcts import ISMCTSBot
 from .planner import best_single, keep_choice, plan_turn
 
-#: How many turns a hint lists (the suggestion and the runners-up of the expert's planner).
+#: How many turns a hint lists (the suggestion and the runners-up of the strongest level's planner).
 ALTERNATIVES = 5
+
+
+def hint_planner() -> GreedyBot:
+    """The planner whose turns hints suggest: the strongest level's (:data:`~torres.ai.levels.HINT_LEVEL`)."""
+    bot = build_bot(HINT_LEVEL)
+    if not isinstance(bot, GreedyBot):
+        raise TypeError(f"hints need a whole-turn planner, and {HINT_LEVEL} is not one")
+    return bot
 
 
 @dataclass(frozen=True)
@@ -48,7 +57,7 @@ class Hint:
 
 def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: float = 1.0,
          iterations: int = 0, seed: int = 0) -> Hint:
-    """The expert's suggestion for ``seat`` (default: the seat to act): the turn its planner chooses, with the
+    """The strongest level's suggestion for ``seat`` (default: the seat to act): the turn its planner chooses, with the
     runners-up; for each, the outcome after the rivals' replies, simulated on ``iterations`` deals (or as many as
     ``budget`` seconds allow; with ``iterations`` the hint is deterministic for the seed).
 
@@ -67,19 +76,21 @@ def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: f
         raise ValueError(f"seat {view.seat} is not to act (seat {view.current} is)")
     start = time.perf_counter()
     rng = random.Random(seed)
+    planner = hint_planner()
+    weights = planner.weights
     if view.stage is not Stage.TURN:
         state = view.determinize(rng)
-        action = keep_choice(list(view.legal)) if view.stage is Stage.KEEP else best_single(state)
+        action = keep_choice(list(view.legal)) if view.stage is Stage.KEEP else best_single(state, weights)
         state.push(action)
-        value = evaluate(state, view.seat)
+        value = evaluate(state, view.seat, weights)
         return Hint(view.seat, (format_action(action),), (action,), value, value,
-                    tuple(seat_values(state)), 0, time.perf_counter() - start)
-    # The suggestion is the expert's own turn (its beam planner); the simulated replies only tell the player how
+                    tuple(seat_values(state, weights)), 0, time.perf_counter() - start)
+    # The suggestion is the level's own turn (its beam planner); the simulated replies only tell the player how
     # each considered turn tends to fare, on the same deals for every turn (common random numbers).
     root = view.determinize(rng)
-    plans = plan_turn(root, EXPERT_WIDTH, DEFAULT_WEIGHTS, top=ALTERNATIVES, budget=EXPERT_BUDGET)
+    plans = plan_turn(root, planner.width, weights, top=ALTERNATIVES, budget=planner.budget)
     plan = plans[0].actions
-    simulator = ISMCTSBot(seed)
+    simulator = ISMCTSBot(seed, weights=weights)
     totals = [0.0] * len(plans)
     done = 0
     while len(plans) > 1:
@@ -97,13 +108,13 @@ def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: f
         if a not in state.legal_action_ids():
             break
         state.push(a)
-    value = evaluate(state, view.seat, DEFAULT_WEIGHTS)
+    value = evaluate(state, view.seat, weights)
     alternatives = tuple(
         Alternative(_text(p.actions), done, _points(totals[i] / done, simulator.scale) if done else float("nan"))
         for i, p in enumerate(plans))
     expected = alternatives[0].expected if done else value
     return Hint(view.seat, _text(plan), tuple(plan), value, expected,
-                tuple(seat_values(state)), done * len(plans), time.perf_counter() - start, alternatives)
+                tuple(seat_values(state, weights)), done * len(plans), time.perf_counter() - start, alternatives)
 
 
 def _text(actions: list[int]) -> tuple[str, ...]:

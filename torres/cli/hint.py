@@ -1,4 +1,4 @@
-"""``torres hint (FILE | --position P)``: the turn the expert suggests, with the evaluation it expects."""
+"""``torres hint (FILE | --position P)``: the turn the strongest level (master) suggests, with the evaluation it expects."""
 
 from __future__ import annotations
 

@@ -19,7 +19,7 @@ from .store import Store
 
 log = logging.getLogger("torres.server")
 
-LEVELS = ("beginner", "casual", "strong", "expert")
+LEVELS = ("beginner", "casual", "strong", "expert", "master")
 
 
 class Limits(BaseModel):
@@ -46,7 +46,7 @@ class SeatSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     kind: Literal["human", "bot"] = "human"
-    level: Literal["beginner", "casual", "strong", "expert"] | None = None  # bots only; default casual
+    level: Literal["beginner", "casual", "strong", "expert", "master"] | None = None  # bots only; default casual
     name: Annotated[str, Field(max_length=24)] = ""
 
     @property

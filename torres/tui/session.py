@@ -34,9 +34,9 @@ from .render import (
 )
 
 #: Bot levels from strongest to weakest, as the AI package names them (only those it has are used).
-LEVEL_ORDER = ("expert", "strong", "casual", "beginner", "greedy", "onestep", "random")
+LEVEL_ORDER = ("master", "expert", "strong", "casual", "beginner", "greedy", "onestep", "random")
 #: The strength ladder offered in the menu (any other bot name works with --seats).
-LADDER = ("beginner", "casual", "strong", "expert")
+LADDER = ("beginner", "casual", "strong", "expert", "master")
 #: Levels fast enough to watch turn by turn, best first (``torres demo`` and the default opponent).
 QUICK_LEVELS = ("casual", "greedy", "beginner", "random")
 #: The ANSI 256-colour number of each seat's prompt (the same hues as the board's knights).

@@ -69,7 +69,7 @@ async function homePage(root) {
         h("p", {}, h("a", { href: "/replay", "data-link": "", id: "upload-link" }, t("upload_record"))))))));
   let meta;
   try { meta = await api("/api/meta"); } catch (e) {
-    meta = { editions: ["riogrande", "ravensburger", "hebrew", "idw", "yucata"], levels: ["beginner", "casual", "strong", "expert"],
+    meta = { editions: ["riogrande", "ravensburger", "hebrew", "idw", "yucata"], levels: ["beginner", "casual", "strong", "expert", "master"],
       card_modes: ["own", "common"], speeds: ["slow", "normal", "fast", "instant"] };
   }
   newGameForm(formBox, meta);
@@ -78,7 +78,7 @@ async function homePage(root) {
 
 function newGameForm(box, meta) {
   const saved = store.pref("newgame", {});
-  const levels = meta.levels || ["beginner", "casual", "strong", "expert"];
+  const levels = meta.levels || ["beginner", "casual", "strong", "expert", "master"];
   const state = {
     players: saved.players || 2, edition: saved.edition || meta.editions[0], card_mode: saved.card_mode || "",
     master: !!saved.master, hotseat: !!saved.hotseat, bot_speed: saved.bot_speed || "normal",
