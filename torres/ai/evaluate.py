@@ -121,22 +121,54 @@ def seat_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[Terms]:
     return [Terms(*raw) for raw in raw_terms(state, w)]
 
 
-_SHARES: dict[tuple[tuple[int, ...], ...], tuple[int, list[int]]] = {}
+#: id(phase stacks) → (the stacks, total rounds, rounds before each phase); by identity, since hashing the
+#: nested tuple on every evaluation costs more than the division it saves
+_SHARES: dict[int, tuple[tuple[tuple[int, ...], ...], int, list[int]]] = {}
 
 
 def turns_left_share(state: GameState) -> float:
     """The share of the game's rounds still to come, 1.0 at the start and 0.0 at the end."""
     stacks = state.phase_stacks
-    entry = _SHARES.get(stacks)
-    if entry is None:  # (total rounds, rounds before each phase)
-        entry = _SHARES[stacks] = (sum(len(p) for p in stacks), [sum(len(p) for p in stacks[:k]) for k in range(4)])
-    total, before = entry
+    entry = _SHARES.get(id(stacks))
+    if entry is None or entry[0] is not stacks:
+        if len(_SHARES) > 1000:
+            _SHARES.clear()
+        entry = _SHARES[id(stacks)] = (stacks, sum(len(p) for p in stacks),
+                                       [sum(len(p) for p in stacks[:k]) for k in range(4)])
+    _, total, before = entry
     return max(0.0, 1.0 - (before[min(state.phase, 3)] + state.round) / total)
 
 
-def _board_terms(squares: list[int], info: BoardInfo, occ: bytearray, king_castle: int, king_level: int,
-                 bonus: float, rings: list[list[tuple[int, int, float]]], powers: list[float]
-                 ) -> tuple[float, float, float]:
+#: id(weights) → (the weights, the tables their decay and radius need, the scorings' weight in each phase)
+_CONTEXTS: dict[int, tuple[Weights, list[float], list[int], list[float]]] = {}
+#: Manhattan distances between squares.
+_DISTANCES = [[abs((t & 7) - (sq & 7)) + abs((t >> 3) - (sq >> 3)) for t in range(64)] for sq in range(64)]
+#: id(board analysis) → (the analysis, the bitmask of its castle squares)
+_CASTLE_MASKS: dict[int, tuple[BoardInfo, int]] = {}
+
+
+def _castle_mask(info: BoardInfo) -> int:
+    entry = _CASTLE_MASKS.get(id(info))
+    if entry is None or entry[0] is not info:
+        if len(_CASTLE_MASKS) > CACHE_LIMIT:
+            _CASTLE_MASKS.clear()
+        cid = info.cid
+        entry = _CASTLE_MASKS[id(info)] = (info, sum(1 << sq for sq in range(64) if cid[sq] >= 0))
+    return entry[1]
+
+
+def _context(w: Weights) -> tuple[Weights, list[float], list[int], list[float]]:
+    entry = _CONTEXTS.get(id(w))
+    if entry is None or entry[0] is not w:
+        if len(_CONTEXTS) > 1000:
+            _CONTEXTS.clear()
+        scorings = [sum(w.later ** k for k in range(3 - phase)) for phase in range(3)]
+        entry = _CONTEXTS[id(w)] = (w, _powers(w.decay), _ring_masks(w.radius), scorings)
+    return entry
+
+
+def _board_terms(squares: list[int], info: BoardInfo, occupied: int, king_castle: int, king_level: int,
+                 bonus: float, ring_masks: list[int], powers: list[float]) -> tuple[float, float, float]:
     """One seat's castle points, king's bonus and climbing potential. The first two are
     :func:`~torres.engine.scoring.castle_points` and :func:`~torres.engine.scoring.earns_king_bonus` written out
     (tests/test_evaluate_cache.py checks that they agree)."""
@@ -157,16 +189,22 @@ def _board_terms(squares: list[int], info: BoardInfo, occ: bytearray, king_castl
     # potential: the best gain each knight could make by climbing to an empty block nearby (at most one level
     # up per square of distance), discounted by the distance
     potential = 0.0
+    free_castles = _castle_mask(info) & ~occupied
     for sq in squares:
         level = h[sq]
         gain = 0.0
-        for t, dist, discount in rings[sq]:
+        distance = _DISTANCES[sq]
+        targets = ring_masks[sq] & free_castles
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            t = low.bit_length() - 1
             c = cid[t]
-            if c < 0 or occ[t]:
-                continue
             have = best.get(c, 0)
             a = area[c]
             ht = h[t]
+            dist = distance[t]
+            discount = powers[dist]
             top = level + dist
             # climb onto what stands there (one level up per square of distance) ...
             g = ((ht if ht <= top else top) - have) * a * discount
@@ -187,7 +225,6 @@ def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[floa
     """:class:`Terms` of every seat as plain tuples (the planner's inner loop: no objects to build)."""
     n = state.n
     info = state.info
-    occ = state.occ
     phase = state.phase if state.phase < 2 else 2
     king_castle = info.cid[state.king] if state.king >= 0 else -1
     king_bonuses = state.rules.king_bonus
@@ -203,7 +240,8 @@ def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[floa
                 master[s] += weight * extra[s]
     per_knights = state.rules.knights_per_player
     radius, decay = w.radius, w.decay
-    rings, powers, ring_masks, occupied = _rings(radius, decay), _powers(decay), _ring_masks(radius), state.occupied
+    _, powers, ring_masks, _ = _context(w)
+    occupied = state.occupied
     hands = state.hands
     keeping = len(state.drawn) > 0 and state.stage is Stage.KEEP
     current = state.current if keeping else -1
@@ -224,8 +262,8 @@ def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[floa
         if cached is None:
             if len(_SEAT_TERMS) > CACHE_LIMIT:
                 _SEAT_TERMS.clear()
-            cached = _SEAT_TERMS[key] = _board_terms(squares, info, occ, king_castle, king_level, bonus, rings,
-                                                      powers)
+            cached = _SEAT_TERMS[key] = _board_terms(squares, info, occupied, king_castle, king_level, bonus,
+                                                      ring_masks, powers)
         points, king, potential = cached
         cards = sum(hands[seat]) + (seat == current)
         out.append((points, king, potential, float(cards), float(per_knights - len(squares)), master[seat]))
@@ -236,8 +274,7 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
     """Projected final points of every seat."""
     if state.stage is Stage.OVER:
         return [float(s) for s in state.scores]
-    phase = min(state.phase, 2)
-    scorings = sum(w.later ** k for k in range(3 - phase))
+    scorings = _context(w)[3][state.phase if state.phase < 2 else 2]
     share = turns_left_share(state)
     # (the sum in the order it always had: tie-breaks between planned turns depend on the last bit)
     reach, king, master_weight, card, reserve = w.reach, w.king, w.master, w.card, w.reserve
@@ -254,6 +291,8 @@ def evaluate(state: GameState, seat: int, w: Weights = DEFAULT_WEIGHTS) -> float
 
 
 def relative(values: list[float], seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+    if len(values) == 2:
+        return values[seat] - values[1 - seat]
     rivals = [v for s, v in enumerate(values) if s != seat]
     if len(rivals) == 1:
         return values[seat] - rivals[0]
