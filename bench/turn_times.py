@@ -1,0 +1,84 @@
+"""How long a bot thinks per turn: every turn of seeded games, timed from its first action to its last.
+
+    .venv/bin/python bench/turn_times.py --bot master --against expert --games 20 --seed 7
+
+A turn's time is the thinking time of all the bot's ``choose`` calls in that turn (the whole-turn planners plan
+at the first call and re-plan after a card draw), measured with the CPU-time clock of this process
+(``time.process_time``), so that other load on the machine does not inflate it, and with the wall clock beside
+it. One process, one core; the seats alternate between games. Prints the median, the 90th and 99th percentiles and
+the slowest turns, with the position of the slowest one so that it can be looked at (``torres hint
+--position``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from torres.ai.base import make_bot  # noqa: E402
+from torres.engine import GameState, Rules  # noqa: E402
+from torres.engine.state import Stage  # noqa: E402
+
+
+def turn_times(bot_spec: str, rival_spec: str, games: int, seed: int, players: int = 2,
+               edition: str = "riogrande") -> list[tuple[float, float, str]]:
+    """(CPU seconds, wall seconds, position at the turn's start) of every turn of ``bot_spec``."""
+    out: list[tuple[float, float, str]] = []
+    for g in range(games):
+        state = GameState(players, seed + g, Rules.from_text(edition))
+        me = g % players
+        bots = [make_bot(bot_spec if s == me else rival_spec, seed * 1000 + g * 10 + s) for s in range(players)]
+        turn_key = None
+        cpu = wall = 0.0
+        start = ""
+        while not state.is_over():
+            seat = state.current
+            view = state.view(seat)
+            if seat == me and state.stage in (Stage.TURN, Stage.KEEP):
+                key = (state.phase, state.round, state.turn)
+                if key != turn_key:
+                    if turn_key is not None:
+                        out.append((cpu, wall, start))
+                    turn_key, cpu, wall, start = key, 0.0, 0.0, state.position()
+                c0, w0 = time.process_time(), time.perf_counter()
+                action = bots[seat].choose(view)
+                cpu += time.process_time() - c0
+                wall += time.perf_counter() - w0
+            else:
+                action = bots[seat].choose(view)
+            state.push(action)
+        if turn_key is not None:
+            out.append((cpu, wall, start))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bot", default="master")
+    parser.add_argument("--against", default="expert")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    times = turn_times(args.bot, args.against, args.games, args.seed, args.players)
+    cpu = sorted(t[0] for t in times)
+    wall = sorted(t[1] for t in times)
+
+    def pct(values: list[float], p: float) -> float:
+        return values[min(len(values) - 1, int(p * len(values)))]
+
+    print(f"{args.bot} against {args.against}: {len(times)} turns in {args.games} games ({args.players} players)")
+    for name, values in (("CPU", cpu), ("wall", wall)):
+        print(f"  {name:>4} s/turn: median {statistics.median(values):.3f}, p90 {pct(values, 0.9):.3f}, "
+              f"p99 {pct(values, 0.99):.3f}, slowest {values[-1]:.3f} (next {', '.join(f'{v:.2f}' for v in values[-4:-1])})")
+    slowest = max(times)
+    print(f"  slowest turn starts at: {slowest[2]}")
+
+
+if __name__ == "__main__":
+    main()
