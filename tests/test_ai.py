@@ -144,6 +144,18 @@ def test_hint_suggests_the_climb() -> None:
     assert h.value > 0
 
 
+def test_the_master_plays_the_experts_game_with_three_or_four_players() -> None:
+    # its weights differ only in 2-player games (docs/strength.md: in larger ones its later-scoring weight lost)
+    histories = []
+    for spec in ("master", "expert"):
+        state = GameState(3, 5, Rules())
+        bots = [make_bot(spec if s == 0 else "greedy:width=1", s) for s in range(3)]
+        play(state, bots)
+        histories.append(state.history)
+    assert histories[0] == histories[1]
+    assert seat_values(_tower_position(), MASTER_WEIGHTS) != seat_values(_tower_position(), DEFAULT_WEIGHTS)
+
+
 def test_hints_suggest_the_master_levels_turn() -> None:
     state = _middle_game_turn()
     seat = state.current

@@ -28,6 +28,7 @@ from ..engine.state import GameState, Stage
 @dataclass(frozen=True)
 class Weights:
     later: float = 0.85  # a later scoring relative to the coming one
+    later_many: float = -1.0  # ``later`` in games of 3–4 players (-1: the same as in 2-player games)
     king: float = 1.0  # the coming king's bonus
     master: float = 1.0  # master-card bonuses
     reach: float = 0.6  # the best gain a knight could make by climbing nearby (per knight, discounted by distance)
@@ -41,9 +42,15 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 #: The first hand weights, before tuning by self-play (docs/strength.md): the casual level's evaluation.
 BASIC_WEIGHTS = Weights(later=0.75, reach=0.5, card=1.5, reserve=0.0)
-#: The master level's weights: a later scoring counts 0.6 of the coming one, not 0.85 (docs/strength.md: castle
-#: points standing now are worth less at later scorings than the tuned weights assumed).
-MASTER_WEIGHTS = Weights(later=0.6)
+#: The master level's weights: in 2-player games a later scoring counts 0.6 of the coming one, not 0.85
+#: (docs/strength.md: castle points standing now are worth less at later scorings than the tuned weights
+#: assumed); in 3–4-player games that lost against the expert's weights, which it keeps there.
+MASTER_WEIGHTS = Weights(later=0.6, later_many=0.85)
+
+
+def later_weight(w: Weights, players: int) -> float:
+    """How much a later scoring counts relative to the coming one, in a game of ``players``."""
+    return w.later if players == 2 or w.later_many < 0 else w.later_many
 #: Evaluations by name, for bot specs (``greedy:eval=basic``).
 EVALUATIONS: dict[str, Weights] = {"tuned": DEFAULT_WEIGHTS, "basic": BASIC_WEIGHTS, "master": MASTER_WEIGHTS}
 
@@ -140,7 +147,7 @@ def turns_left_share(state: GameState) -> float:
 
 
 #: id(weights) → (the weights, the tables their decay and radius need, the scorings' weight in each phase)
-_CONTEXTS: dict[int, tuple[Weights, list[float], list[int], list[float]]] = {}
+_CONTEXTS: dict[int, tuple[Weights, list[float], list[int], tuple[list[float], list[float]]]] = {}
 #: Manhattan distances between squares.
 _DISTANCES = [[abs((t & 7) - (sq & 7)) + abs((t >> 3) - (sq >> 3)) for t in range(64)] for sq in range(64)]
 #: id(board analysis) → (the analysis, the bitmask of its castle squares)
@@ -157,13 +164,15 @@ def _castle_mask(info: BoardInfo) -> int:
     return entry[1]
 
 
-def _context(w: Weights) -> tuple[Weights, list[float], list[int], list[float]]:
+def _context(w: Weights) -> tuple[Weights, list[float], list[int], tuple[list[float], list[float]]]:
     entry = _CONTEXTS.get(id(w))
     if entry is None or entry[0] is not w:
         if len(_CONTEXTS) > 1000:
             _CONTEXTS.clear()
-        scorings = [sum(w.later ** k for k in range(3 - phase)) for phase in range(3)]
-        entry = _CONTEXTS[id(w)] = (w, _powers(w.decay), _ring_masks(w.radius), scorings)
+        # the weight of the remaining scorings in each phase, in 2-player games and in larger ones
+        two, many = ([sum(later ** k for k in range(3 - phase)) for phase in range(3)]
+                     for later in (later_weight(w, 2), later_weight(w, 3)))
+        entry = _CONTEXTS[id(w)] = (w, _powers(w.decay), _ring_masks(w.radius), (two, many))
     return entry
 
 
@@ -235,7 +244,7 @@ def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[floa
         card = MasterCard(state.master_card)
         for k in range(3 - phase):
             extra = master_bonus(card, phase + k, info, state.knights)
-            weight = w.later ** k
+            weight = later_weight(w, n) ** k
             for s in range(n):
                 master[s] += weight * extra[s]
     per_knights = state.rules.knights_per_player
@@ -274,7 +283,7 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
     """Projected final points of every seat."""
     if state.stage is Stage.OVER:
         return [float(s) for s in state.scores]
-    scorings = _context(w)[3][state.phase if state.phase < 2 else 2]
+    scorings = _context(w)[3][state.n > 2][state.phase if state.phase < 2 else 2]
     share = turns_left_share(state)
     # (the sum in the order it always had: tie-breaks between planned turns depend on the last bit)
     reach, king, master_weight, card, reserve = w.reach, w.king, w.master, w.card, w.reserve
