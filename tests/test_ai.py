@@ -80,7 +80,7 @@ def _midgame() -> GameState:
             return state
 
 
-@pytest.mark.parametrize("spec", ["greedy:width=2", "ismcts:iterations=4:candidates=3:width=2", "onestep"])
+@pytest.mark.parametrize("spec", ["greedy:width=2", "ismcts:iterations=4:candidates=3:width=2", "onestep", "master"])
 def test_bots_never_read_hidden_cards(spec: str) -> None:
     state = _midgame()
     other = state.clone()

@@ -13,7 +13,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ..ai.base import make_bot
-from ..ai.evaluate import clear_caches, evaluate
+from ..ai.evaluate import clear_caches as clear_evaluation_caches, evaluate
+from ..engine.board import clear_board_cache
 from ..ai.greedy import GreedyBot
 from ..ai.levels import LEVELS
 from ..ai.mcts import ISMCTSBot
@@ -46,6 +47,12 @@ def sample_views(count: int, players: int, rules_text: str, seed: int = 0) -> li
             state.push(bots[seat].choose(state.view(seat)))
         game += 1
     return views
+
+
+def clear_caches() -> None:
+    """The evaluation's and the engine's caches emptied: what one bot searched does not speed up the next."""
+    clear_evaluation_caches()
+    clear_board_cache()
 
 
 def bench(positions: int = 6, players: int = 2, rules_text: str = "riogrande", seconds: float = 0.5,
@@ -84,6 +91,7 @@ def _think_rate(label: str, spec: str, views: list[SeatView], seed: int) -> dict
     rates, turn_times = [], []
     unit = "evaluations/s"
     for i, v in enumerate(views):
+        clear_caches()  # each bot meets each position fresh, not after the previous bot searched it
         bot = make_bot(spec, seed + i)
         assert isinstance(bot, (GreedyBot, ISMCTSBot))
         t0 = time.perf_counter()

@@ -210,6 +210,11 @@ class BoardInfo:
         return len(self.castles_next_to(sq)) == 1
 
 
+def clear_board_cache() -> None:
+    """Forget every cached analysis (benchmarks start from here; results never depend on the cache)."""
+    _CACHE.clear()
+
+
 def board_info(heights: bytes) -> BoardInfo:
     info = _CACHE.get(heights)
     if info is None:
