@@ -159,8 +159,11 @@ def _castle_mask(info: BoardInfo) -> int:
     if entry is None or entry[0] is not info:
         if len(_CASTLE_MASKS) > CACHE_LIMIT:
             _CASTLE_MASKS.clear()
-        cid = info.cid
-        entry = _CASTLE_MASKS[id(info)] = (info, sum(1 << sq for sq in range(64) if cid[sq] >= 0))
+        mask = 0
+        for squares in info.squares:
+            for sq in squares:
+                mask |= 1 << sq
+        entry = _CASTLE_MASKS[id(info)] = (info, mask)
     return entry[1]
 
 
