@@ -51,29 +51,10 @@ MASTER_WEIGHTS = Weights(later=0.6, later_many=0.85)
 def later_weight(w: Weights, players: int) -> float:
     """How much a later scoring counts relative to the coming one, in a game of ``players``."""
     return w.later if players == 2 or w.later_many < 0 else w.later_many
+
+
 #: Evaluations by name, for bot specs (``greedy:eval=basic``).
 EVALUATIONS: dict[str, Weights] = {"tuned": DEFAULT_WEIGHTS, "basic": BASIC_WEIGHTS, "master": MASTER_WEIGHTS}
-
-
-_RINGS: dict[tuple[int, float], list[list[tuple[int, int, float]]]] = {}
-
-
-def _rings(radius: int, decay: float) -> list[list[tuple[int, int, float]]]:
-    """For each square: the squares within ``radius`` (Manhattan), with the distance and its discount."""
-    key = (radius, decay)
-    table = _RINGS.get(key)
-    if table is None:
-        table = []
-        for sq in range(64):
-            f, r = sq & 7, sq >> 3
-            row = []
-            for t in range(64):
-                d = abs((t & 7) - f) + abs((t >> 3) - r)
-                if 1 <= d <= radius:
-                    row.append((t, d, decay ** d))
-            table.append(row)
-        _RINGS[key] = table
-    return table
 
 
 _POWERS: dict[float, list[float]] = {}
@@ -93,6 +74,10 @@ def _powers(decay: float) -> list[float]:
 _SEAT_TERMS: dict[tuple[object, ...], tuple[float, float, float]] = {}
 #: The squares within the radius of a set of knights, as a bitmask.
 _NEAR: dict[tuple[int, tuple[int, ...]], int] = {}
+#: id(board analysis) → (the analysis, the bitmask of its castle squares)
+_CASTLE_MASKS: dict[int, tuple[BoardInfo, int]] = {}
+#: Manhattan distances between squares, and the squares within a radius of each square as a bitmask.
+_DISTANCES = [[abs((t & 7) - (sq & 7)) + abs((t >> 3) - (sq >> 3)) for t in range(64)] for sq in range(64)]
 _RING_MASKS: dict[int, list[int]] = {}
 CACHE_LIMIT = 50_000  # entries per cache (a key keeps its board analysis alive)
 
@@ -101,13 +86,15 @@ def clear_caches() -> None:
     """Forget every cached seat term (benchmarks start from here; values never depend on the caches)."""
     _SEAT_TERMS.clear()
     _NEAR.clear()
+    _CASTLE_MASKS.clear()
 
 
 def _ring_masks(radius: int) -> list[int]:
     """For each square: the bitmask of the squares within ``radius`` (Manhattan)."""
     masks = _RING_MASKS.get(radius)
     if masks is None:
-        masks = _RING_MASKS[radius] = [sum(1 << t for t, _, _ in _rings(radius, 1.0)[sq]) for sq in range(64)]
+        masks = _RING_MASKS[radius] = [sum(1 << t for t in range(64) if 1 <= _DISTANCES[sq][t] <= radius)
+                                       for sq in range(64)]
     return masks
 
 
@@ -148,10 +135,6 @@ def turns_left_share(state: GameState) -> float:
 
 #: id(weights) → (the weights, the tables their decay and radius need, the scorings' weight in each phase)
 _CONTEXTS: dict[int, tuple[Weights, list[float], list[int], tuple[list[float], list[float]]]] = {}
-#: Manhattan distances between squares.
-_DISTANCES = [[abs((t & 7) - (sq & 7)) + abs((t >> 3) - (sq >> 3)) for t in range(64)] for sq in range(64)]
-#: id(board analysis) → (the analysis, the bitmask of its castle squares)
-_CASTLE_MASKS: dict[int, tuple[BoardInfo, int]] = {}
 
 
 def _castle_mask(info: BoardInfo) -> int:
