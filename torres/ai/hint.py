@@ -57,9 +57,9 @@ class Hint:
 
 def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: float = 1.0,
          iterations: int = 0, seed: int = 0) -> Hint:
-    """The strongest level's suggestion for ``seat`` (default: the seat to act): the turn its planner chooses, with the
-    runners-up; for each, the outcome after the rivals' replies, simulated on ``iterations`` deals (or as many as
-    ``budget`` seconds allow; with ``iterations`` the hint is deterministic for the seed).
+    """The strongest level's suggestion for ``seat`` (default: the seat to act): the turn its planner chooses,
+    with the runners-up; for each, the outcome after the rivals' replies, simulated on ``iterations`` deals (or as
+    many as ``budget`` seconds allow; with ``iterations`` the hint is deterministic for the seed).
 
     A :class:`GameState` is first reduced to ``seat``'s view, so a hint never uses hidden information."""
     if isinstance(state_or_view, GameState):

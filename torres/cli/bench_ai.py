@@ -14,10 +14,10 @@ from rich.table import Table
 
 from ..ai.base import make_bot
 from ..ai.evaluate import clear_caches as clear_evaluation_caches, evaluate
-from ..engine.board import clear_board_cache
 from ..ai.greedy import GreedyBot
 from ..ai.levels import LEVELS
 from ..ai.mcts import ISMCTSBot
+from ..engine.board import clear_board_cache
 from ..engine.rules import Rules
 from ..engine.state import GameState, Stage
 from ..engine.view import SeatView
