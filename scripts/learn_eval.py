@@ -63,6 +63,7 @@ FEATURES = (
     "king_castle",  # the level of its highest knight on the king's castle
 )
 
+
 def turns_before_scoring(state: GameState, seat: int) -> int:
     """The turns ``seat`` still takes before the coming phase scoring (a whole phase after a scoring; the seat
     to act counts the turn it is in)."""
@@ -102,19 +103,20 @@ def seat_features(state: GameState) -> list[list[float]]:
     return rows
 
 
-
-#: The players of the self-play games, drawn per seat and game: the ladder's planners, so the positions are
-#: those such players reach (and the learned bot itself, once a first fit exists, with --also).
+#: The players of the self-play games, drawn per seat and game (``--policies`` for others): the ladder's
+#: planners, so the positions are those such players reach.
 POLICIES = ("greedy:width=1", "greedy", "greedy:width=2", "greedy:eval=basic")
 
 
 def play_game(task: tuple[int, int, str, tuple[str, ...]]) -> tuple[list, list, list, list]:
-    """One seeded game; returns (phase, feature difference, outcome difference) rows."""
+    """One seeded game; returns its rows: phase, feature difference, outcome difference, and (what the hand-tuned
+    evaluation expected, the share of the game left)."""
     seed, players, edition, policies = task
     rng = random.Random(seed)
     state = GameState(players, seed, Rules.from_text(edition))
     bots = [make_bot(rng.choice(policies), seed * 10 + s) for s in range(players)]
-    taken: list[tuple[int, int, list[list[float]], list[int]]] = []  # (phase, mover, features, scores)
+    # (phase, mover, features, scores, the tuned evaluation for the mover, the share of the game left)
+    taken: list[tuple[int, int, list[list[float]], list[int], float, float]] = []
     while not state.is_over():
         seat = state.current
         action = bots[seat].choose(state.view(seat))
