@@ -21,45 +21,21 @@ import pytest
 
 from torres import GameState, Rules
 from torres.engine import movegen
-from torres.engine.actions import DECODE, O_END, Kind
+from torres.engine.actions import DECODE, Kind
 from torres.engine.board import _analyse
-from torres.engine.rules import EDITIONS, CardMode
 from torres.engine.stage import Stage
+
+from playouts import choose, new_game, rule_configs
 
 NESTED = ("knights", "stacks", "hands", "decks", "known", "discards")  # lists of lists
 FLAT = ("heights", "occ", "scores", "carry", "fresh", "drawn", "common", "scorings", "history", "actors")
 SCALARS = ("occupied", "king", "supply", "turn_stack", "stack_taken", "ap", "buys", "played", "phase", "round",
            "turn", "stage", "start", "master_card")
 
-
-def _configs() -> list[Any]:
-    out = []
-    for edition, base in EDITIONS.items():
-        flip = "own" if base.card_mode is CardMode.COMMON else "common"
-        for name, overrides in (("plain", {}), ("master", {"master": True}), (f"{flip}deck", {"card_mode": flip}),
-                                ("fullhand", {"full_hand": True})):
-            for players in (2, 3, 4):
-                out.append(pytest.param(players, edition, overrides, id=f"{edition}-{name}-{players}p"))
-    return out
-
-
-CONFIGS = _configs()
+CONFIGS = rule_configs()
 # 60 configurations: 240 games for the cheap test, 120 for each of the others
 MANY_SEEDS = range(4)
 SEEDS = range(2)
-
-
-def new_game(players: int, edition: str, overrides: dict[str, Any], seed: int) -> GameState:
-    return GameState(players, seed, Rules.for_edition(edition, **overrides))
-
-
-def choose(state: GameState, rng: random.Random) -> int:
-    """A random legal action, mostly not 'end' while anything else is possible (turns full of hot actions)."""
-    ids = state.legal_action_ids()
-    action = rng.choice(ids)
-    if action == O_END and len(ids) > 1 and rng.random() < 0.85:
-        action = rng.choice([a for a in ids if a != O_END])
-    return action
 
 
 def fields(state: GameState) -> tuple[Any, ...]:

@@ -18,32 +18,17 @@ from hypothesis import HealthCheck, Phase, given, note, settings
 from hypothesis import strategies as st
 
 import torres
-from torres import GameState, Rules
+from torres import GameState
 from torres.engine.actions import DECODE, NUM_ACTIONS, O_END, Action, Kind, is_valid_id, parse_action_id
 from torres.engine.cards import N_CARD_TYPES
-from torres.engine.rules import EDITIONS, CardMode
+from torres.engine.rules import CardMode
 from torres.engine.state import KING, Stage
+
+from playouts import choose, new_game, rule_configs
 
 # --- configurations -----------------------------------------------------------------------------------------
 
-
-def _configs() -> list[Any]:
-    out = []
-    for edition, base in EDITIONS.items():
-        flip = "own" if base.card_mode is CardMode.COMMON else "common"
-        variants: list[tuple[str, dict[str, Any]]] = [
-            ("plain", {}),
-            ("master", {"master": True}),
-            (f"{flip}deck", {"card_mode": flip}),
-            ("fullhand", {"full_hand": True}),
-        ]
-        for name, overrides in variants:
-            for players in (2, 3, 4):
-                out.append(pytest.param(players, edition, overrides, id=f"{edition}-{name}-{players}p"))
-    return out
-
-
-CONFIGS = _configs()
+CONFIGS = rule_configs()
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 CHOICES = st.randoms(use_true_random=False)
 # Shrinking a whole game takes minutes, so it is off unless TORRES_SHRINK=1; a failure still prints its game.
@@ -51,19 +36,6 @@ SETTINGS = settings(max_examples=int(os.environ.get("TORRES_EXAMPLES", "2")), de
                     phases=[Phase.explicit, Phase.reuse, Phase.generate]
                     + ([Phase.shrink] if os.environ.get("TORRES_SHRINK") else []),
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
-
-
-def new_game(players: int, edition: str, overrides: dict[str, Any], seed: int) -> GameState:
-    return GameState(players, seed, Rules.for_edition(edition, **overrides))
-
-
-def choose(state: GameState, rng: random.Random) -> int:
-    """A random legal action; 'end' is mostly avoided while anything else is possible, so turns are full."""
-    ids = state.legal_action_ids()
-    action = rng.choice(ids)
-    if action == O_END and len(ids) > 1 and rng.random() < 0.85:
-        action = rng.choice([a for a in ids if a != O_END])
-    return action
 
 
 def note_game(state: GameState) -> None:
