@@ -544,10 +544,6 @@ class GameState:
         self.heights[sq] += 1
         self._info = board_info_after_block(self._info, bytes(self.heights), sq)
 
-    def _remove_block(self, sq: int) -> None:
-        self.heights[sq] -= 1
-        self._info = board_info(bytes(self.heights))
-
     def _buy(self, seat: int) -> None:
         self.ap -= 1
         self.buys += 1
