@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+import torres.ai.evaluate as evaluation
 from torres.ai.evaluate import BASIC_WEIGHTS, DEFAULT_WEIGHTS, clear_caches, raw_terms, seat_values
 from torres.engine import GameState, Rules
 from torres.engine.scoring import castle_points, earns_king_bonus
@@ -47,3 +48,38 @@ def test_castle_points_and_king_bonus_agree_with_the_engine() -> None:
                     assert terms[0] == castle_points(state.info, squares)[0]
                     assert terms[1] == (bonus if earns_king_bonus(state.info, squares, state.king, phase) else 0)
             state.push(rng.choice(state.legal_action_ids()), check=False)
+
+
+@pytest.mark.parametrize("rules", ["riogrande", "ravensburger", "idw:master=1", "yucata"])
+@pytest.mark.parametrize("players", [2, 3])
+def test_terms_carried_over_a_block_equal_fresh_ones(rules: str, players: int,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """After every legal action from a position whose terms are cached (a search's pattern), the terms the
+    evaluation takes over from the board before a block equal those computed from scratch."""
+    computed = 0
+
+    def counted(*args: object) -> tuple[float, float, float]:
+        nonlocal computed
+        computed += 1
+        return board_terms(*args)  # type: ignore[arg-type]
+
+    board_terms = evaluation._board_terms
+    monkeypatch.setattr(evaluation, "_board_terms", counted)
+    rng = random.Random(players * 11 + len(rules))
+    state = GameState(players, rng.randrange(1000), Rules.from_text(rules))
+    carried = 0
+    while not state.is_over():
+        legal = state.legal_action_ids()
+        if state.stage is Stage.TURN and rng.random() < 0.25:
+            for a in legal:
+                clear_caches()
+                seat_values(state)
+                state.push(a, check=False)
+                computed = 0
+                cached = seat_values(state)
+                carried += state.info.grown_from is not None and computed < players
+                clear_caches()
+                assert seat_values(state) == cached, state.actions_text()[-3:]
+                state.pop()
+        state.push(rng.choice(legal), check=False)
+    assert carried > 50

@@ -67,13 +67,13 @@ def _powers(decay: float) -> list[float]:
     return table
 
 
-#: A seat's board terms (castle points, king's bonus, climbing potential) by (the board analysis, its knights,
-#: the occupancy near them, the king's castle, the level and bonus it pays for, radius, decay): a search changes
-#: one thing at a time, so most seats' terms are those of the position before. The key holds the analysis
-#: itself (compared by identity: the castle numbers in ``best`` belong to it) and so keeps it alive.
-_SEAT_TERMS: dict[tuple[object, ...], tuple[float, float, float]] = {}
-#: The squares within the radius of a set of knights, as a bitmask.
-_NEAR: dict[tuple[int, tuple[int, ...]], int] = {}
+#: A seat's board terms (castle points, king's bonus, climbing potential), in one table per (king's castle, the
+#: level and bonus it pays for, radius, decay), by (the board analysis, its knights, the occupancy near them): a
+#: search changes one thing at a time, so most seats' terms are those of the position before. The key holds the
+#: analysis itself (compared by identity: the castle numbers in ``have`` belong to it) and so keeps it alive.
+_SEAT_TERMS: dict[tuple[int, int, float, int, float], dict[tuple[object, ...], tuple[float, float, float]]] = {}
+#: By radius: the squares the terms of a set of knights read (theirs and those within the radius), as a bitmask.
+_NEAR: dict[int, dict[tuple[int, ...], int]] = {}
 #: id(board analysis) → (the analysis, the bitmask of its castle squares)
 _CASTLE_MASKS: dict[int, tuple[BoardInfo, int]] = {}
 #: Manhattan distances between squares, and the squares within a radius of each square as a bitmask.
@@ -168,23 +168,25 @@ def _board_terms(squares: list[int], info: BoardInfo, occupied: int, king_castle
     :func:`~torres.engine.scoring.castle_points` and :func:`~torres.engine.scoring.earns_king_bonus` written out
     (tests/test_evaluate_cache.py checks that they agree)."""
     h, cid, area = info.heights, info.cid, info.area
-    best: dict[int, int] = {}
+    have = [0] * len(area)  # the seat's highest knight on each castle
     king = 0.0
     for sq in squares:
         c = cid[sq]
         if c >= 0:
             level = h[sq]
-            if level > best.get(c, 0):
-                best[c] = level
+            if level > have[c]:
+                have[c] = level
             if c == king_castle and level == king_level:
                 king = bonus
     points = 0
-    for c, level in best.items():
-        points += area[c] * level
+    for c, level in enumerate(have):
+        if level:
+            points += area[c] * level
     # potential: the best gain each knight could make by climbing to an empty block nearby (at most one level
     # up per square of distance), discounted by the distance
     potential = 0.0
-    free_castles = _castle_mask(info) & ~occupied
+    entry = _CASTLE_MASKS.get(id(info))
+    free_castles = (entry[1] if entry is not None and entry[0] is info else _castle_mask(info)) & ~occupied
     for sq in squares:
         level = h[sq]
         gain = 0.0
@@ -195,93 +197,150 @@ def _board_terms(squares: list[int], info: BoardInfo, occupied: int, king_castle
             targets ^= low
             t = low.bit_length() - 1
             c = cid[t]
-            have = best.get(c, 0)
             a = area[c]
             ht = h[t]
             dist = distance[t]
-            discount = powers[dist]
             top = level + dist
             # climb onto what stands there (one level up per square of distance) ...
-            g = ((ht if ht <= top else top) - have) * a * discount
+            g = ((ht if ht <= top else top) - have[c]) * a * powers[dist]
             if g > gain:
                 gain = g
             # ... or build it up to where the knight could climb, a block per level
             want = top if top <= a else a
-            if want > ht and want > have:
-                g = (want - have) * a * discount * powers[want - ht]
+            if want > ht and want > have[c]:
+                g = (want - have[c]) * a * powers[dist] * powers[want - ht]
                 if g > gain:
                     gain = g
         potential += gain
     return float(points), king, potential
 
 
-def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[float, float, float, float, float,
-                                                                             float]]:
-    """:class:`Terms` of every seat as plain tuples (the planner's inner loop: no objects to build)."""
+class _Scoring:
+    """What every seat's terms in one position share: the board, the king's castle, level and bonus, the weights'
+    tables, and the cache tables they select (one object per evaluation)."""
+
+    __slots__ = ("info", "occupied", "king_castle", "king_level", "bonus", "ring_masks", "powers", "terms", "near")
+
+    def __init__(self, state: GameState, w: Weights, ring_masks: list[int], powers: list[float]) -> None:
+        info = self.info = state.info
+        phase = state.phase if state.phase < 2 else 2
+        self.occupied = state.occupied
+        king_castle = self.king_castle = info.cid[state.king] if state.king >= 0 else -1
+        king_bonuses = state.rules.king_bonus
+        bonus = self.bonus = float(king_bonuses[phase]) if phase < len(king_bonuses) else 0.0
+        self.king_level = phase + 1
+        self.ring_masks, self.powers = ring_masks, powers
+        table = (king_castle, phase + 1, bonus, w.radius, w.decay)
+        terms = _SEAT_TERMS.get(table)
+        if terms is None or len(terms) > CACHE_LIMIT:
+            terms = _SEAT_TERMS[table] = {}
+        self.terms = terms
+        near = _NEAR.get(w.radius)
+        if near is None or len(near) > CACHE_LIMIT:
+            near = _NEAR[w.radius] = {}
+        self.near = near
+
+    def board_terms(self, squares: list[int]) -> tuple[float, float, float]:
+        """A seat's castle points, king's bonus and climbing potential, from the cache when its knights, the
+        occupancy near them and the board are those of a position seen before."""
+        knights = tuple(squares)
+        near = self.near.get(knights)
+        if near is None:
+            near = 0
+            ring_masks = self.ring_masks
+            for sq in squares:
+                near |= ring_masks[sq] | 1 << sq
+            self.near[knights] = near
+        info = self.info
+        occupied = self.occupied & near
+        cached = self.terms.get((info, knights, occupied))
+        if cached is None:
+            grown = info.grown_from
+            if grown is not None and not _touched_by_block(info, *grown) & near:
+                # the block did not change what these knights see (castle numbers are kept across it)
+                cached = self.terms.get((grown[0], knights, occupied))
+            if cached is None:
+                cached = _board_terms(squares, info, self.occupied, self.king_castle, self.king_level, self.bonus,
+                                      self.ring_masks, self.powers)
+            self.terms[info, knights, occupied] = cached
+        return cached
+
+
+def _touched_by_block(info: BoardInfo, old: BoardInfo, sq: int) -> int:
+    """The squares whose height, castle or castle area differ between ``old`` and ``info``, ``info`` being
+    ``old`` with one block added on ``sq`` (castle numbers kept): ``sq`` alone when the block went on a castle,
+    the whole grown castle when it went on the ground next to one."""
+    if old.cid[sq] >= 0:
+        return 1 << sq
+    mask = 0
+    for s in info.squares[info.cid[sq]]:
+        mask |= 1 << s
+    return mask
+
+
+def _master_terms(state: GameState, w: Weights) -> list[float]:
+    """Each seat's master-card bonuses at the remaining scorings, later ones discounted."""
     n = state.n
-    info = state.info
-    phase = state.phase if state.phase < 2 else 2
-    king_castle = info.cid[state.king] if state.king >= 0 else -1
-    king_bonuses = state.rules.king_bonus
-    bonus = float(king_bonuses[phase]) if phase < len(king_bonuses) else 0.0
-    king_level = phase + 1
     master: list[float] = [0.0] * n
     if state.master_card >= 0:
+        phase = state.phase if state.phase < 2 else 2
         card = MasterCard(state.master_card)
         for k in range(3 - phase):
-            extra = master_bonus(card, phase + k, info, state.knights)
+            extra = master_bonus(card, phase + k, state.info, state.knights)
             weight = later_weight(w, n) ** k
             for s in range(n):
                 master[s] += weight * extra[s]
-    per_knights = state.rules.knights_per_player
-    radius, decay = w.radius, w.decay
+    return master
+
+
+def _position(state: GameState, w: Weights, ring_masks: list[int], powers: list[float]
+              ) -> tuple[_Scoring, list[float], int, int]:
+    """What both :func:`raw_terms` and :func:`seat_values` read first: the board terms' context, the master
+    bonuses, the knights per player, and the seat holding the cards it drew (-1: none)."""
+    current = state.current if len(state.drawn) > 0 and state.stage is Stage.KEEP else -1
+    return (_Scoring(state, w, ring_masks, powers), _master_terms(state, w), state.rules.knights_per_player,
+            current)
+
+
+def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[float, float, float, float, float,
+                                                                             float]]:
+    """:class:`Terms` of every seat as plain tuples."""
     _, powers, ring_masks, _ = _context(w)
-    occupied = state.occupied
-    hands = state.hands
-    keeping = len(state.drawn) > 0 and state.stage is Stage.KEEP
-    current = state.current if keeping else -1
+    scoring, master, per_knights, current = _position(state, w, ring_masks, powers)
     out = []
-    for seat in range(n):
-        squares = state.knights[seat]
-        knights = tuple(squares)
-        near = _NEAR.get((radius, knights))
-        if near is None:
-            near = 0
-            for sq in squares:
-                near |= ring_masks[sq]
-            if len(_NEAR) > CACHE_LIMIT:
-                _NEAR.clear()
-            _NEAR[radius, knights] = near
-        key = (info, knights, occupied & near, king_castle, king_level, bonus, radius, decay)
-        cached = _SEAT_TERMS.get(key)
-        if cached is None:
-            if len(_SEAT_TERMS) > CACHE_LIMIT:
-                _SEAT_TERMS.clear()
-            cached = _SEAT_TERMS[key] = _board_terms(squares, info, occupied, king_castle, king_level, bonus,
-                                                      ring_masks, powers)
-        points, king, potential = cached
-        cards = sum(hands[seat]) + (seat == current)
+    for seat, (squares, hand) in enumerate(zip(state.knights, state.hands)):
+        points, king, potential = scoring.board_terms(squares)
+        cards = sum(hand) + (seat == current)
         out.append((points, king, potential, float(cards), float(per_knights - len(squares)), master[seat]))
     return out
 
 
 def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
-    """Projected final points of every seat."""
+    """Projected final points of every seat (:func:`raw_terms` weighted, without building them)."""
     if state.stage is Stage.OVER:
         return [float(s) for s in state.scores]
-    scorings = _context(w)[3][state.n > 2][state.phase if state.phase < 2 else 2]
+    entry = _CONTEXTS.get(id(w))
+    _, powers, ring_masks, scorings_by_size = entry if entry is not None and entry[0] is w else _context(w)
+    scorings = scorings_by_size[state.n > 2][state.phase if state.phase < 2 else 2]
     share = turns_left_share(state)
-    # (the sum in the order it always had: tie-breaks between planned turns depend on the last bit)
-    reach, king, master_weight, card, reserve = w.reach, w.king, w.master, w.card, w.reserve
-    return [score + castles * scorings + master_weight * master + king * king_bonus + reach * potential * scorings
-            + (card * cards + reserve * knights) * share
-            for score, (castles, king_bonus, potential, cards, knights, master)
-            in zip(state.scores, raw_terms(state, w))]
+    scoring, master, per_knights, current = _position(state, w, ring_masks, powers)
+    reach, king_weight, master_weight, card, reserve = w.reach, w.king, w.master, w.card, w.reserve
+    values = []
+    for seat, (score, squares, hand) in enumerate(zip(state.scores, state.knights, state.hands)):
+        castles, king_bonus, potential = scoring.board_terms(squares)
+        cards = float(sum(hand) + (seat == current))
+        knights = float(per_knights - len(squares))
+        # (the sum in the order it always had: tie-breaks between planned turns depend on the last bit)
+        values.append(score + castles * scorings + master_weight * master[seat] + king_weight * king_bonus
+                      + reach * potential * scorings + (card * cards + reserve * knights) * share)
+    return values
 
 
 def evaluate(state: GameState, seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     """How good the position is for ``seat``: its projected points minus its rivals' (best and mean mixed)."""
     values = seat_values(state, w)
+    if len(values) == 2:
+        return values[seat] - values[1 - seat]
     return relative(values, seat, w)
 
 

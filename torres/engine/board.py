@@ -14,7 +14,7 @@ _CACHE_LIMIT = 50_000
 
 class BoardInfo:
     __slots__ = ("heights", "cid", "area", "top", "squares", "_exits", "_placeable", "_door_masks",
-                 "_placeable_mask", "_near", "_shift_masks", "move_masks", "site_masks")
+                 "_placeable_mask", "_near", "_shift_masks", "move_masks", "site_masks", "grown_from")
 
     heights: bytes
     cid: list[int]  # castle index of each square, -1 for ground
@@ -39,6 +39,9 @@ class BoardInfo:
         # ``site_mask``. Knights move far more often than blocks are placed, so a board's masks are reused.
         self.move_masks = [-1] * 64
         self.site_masks = [-1] * 64
+        # (the analysis this one was carried over from, the square of the one block added), castle numbers kept;
+        # None after a full analysis. Lets a search reuse what it knows of the board before the block.
+        self.grown_from: tuple[BoardInfo, int] | None = None
 
     @property
     def castle_count(self) -> int:
@@ -279,6 +282,7 @@ def board_info_after_block(old: BoardInfo, heights: bytes, sq: int) -> BoardInfo
                     else:
                         mask &= ~(1 << n)
             info._placeable_mask = mask
+    info.grown_from = (old, sq)
     if len(_CACHE) >= _CACHE_LIMIT:
         _CACHE.clear()
     _CACHE[heights] = info
