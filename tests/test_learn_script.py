@@ -3,6 +3,7 @@ command gives the same positions, and its fits run on them."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -32,3 +33,28 @@ def test_the_learning_script_is_reproducible(tmp_path: Path) -> None:
     subprocess.run(SCRIPT + ["fit", str(tmp_path / "positions-0.npz"), "--out", str(fitted)], check=True,
                    capture_output=True)
     assert fitted.exists()
+
+
+def test_the_weight_tuning_script_is_reproducible(tmp_path: Path) -> None:
+    """scripts/tune_spsa.py replays the same games and steps for a seed, with or without a field of fixed bots,
+    and moves the weights by what the games said."""
+    tune = [sys.executable, str(ROOT / "scripts" / "tune_spsa.py")]
+    for extra in ([], ["--field", "greedy:width=1", "--players", "3"]):
+        logs = []
+        for k in range(2):
+            out = tmp_path / f"spsa-{len(extra)}-{k}.jsonl"
+            subprocess.run(tune + ["--iterations", "2", "--jobs", "1", "--seed", "5", "--base", "greedy:width=1",
+                                   "--params", "later:0.6:0.1:0,card:3:0.5:0", "--out", str(out)] + extra,
+                           check=True, capture_output=True)
+            logs.append([json.loads(line) for line in out.read_text().splitlines()])
+        assert logs[0] == logs[1]
+        rows = logs[0]
+        assert [row["iteration"] for row in rows] == [0, 1]
+        assert all(len(row["margins"]) == 2 for row in rows)
+        # a step has the sign of the result times the weight's perturbation
+        first = rows[0]
+        for name, start in (("later", 0.6), ("card", 3.0)):
+            step = first["theta"][name] - start
+            assert step * first["r"] * first["signs"][name] >= 0
+            assert step or abs(first["r"]) < 0.01  # (the log rounds the weights to 4 decimals)
+        assert rows[-1]["mean"] == rows[-1]["theta"]  # the mean runs over the second half: here the last step

@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Tune evaluation weights by play: SPSA over paired 2-player games (issue #14, docs/strength.md).
+
+    .venv/bin/python scripts/tune_spsa.py --iterations 240 --jobs 2 --seed 1 --out spsa.jsonl
+
+Every iteration draws a random sign for each weight, builds two bots whose weights differ by ±c in every weight at
+once, and lets them play ``jobs`` pairs of games; a pair is one deal played twice with the seats swapped, so the
+deal's luck cancels. The result ``r`` is the mean over the games of tanh(score difference / 20) (a smooth win,
+with the score margin breaking the many near-ties); each weight moves by a·r / (2c·sign), in units of its own c.
+
+With ``--field SPEC`` the two bots do not meet: each plays the same deal from the same seat against ``players - 1``
+copies of SPEC (the seat moves from pair to pair), and ``r`` is half the difference of tanh(margin / 20), the
+margin being the bot's score minus the best other score (how 3–4-player weights are tuned).
+Gains a and c shrink as in Spall (1998) (exponents 0.602 and 0.101). One line of JSON per iteration goes to
+``--out``; the line holds the weights after it and their running mean over the second half of the run (Polyak
+averaging: the mean is the estimate to test, the last point is noisier). Seeds fix the deals, the bots and the
+signs, so a run replays exactly (bots use evaluation budgets, not clocks).
+
+The weights found are a candidate only: keep them if a seeded match at the level's width says they win.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from multiprocessing import get_context
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from torres.ai.base import make_bot  # noqa: E402
+from torres.engine import GameState, Rules  # noqa: E402
+
+#: name → (start, c: the size of a perturbation, lowest allowed value)
+DEFAULT_PARAMS = "later:0.6:0.1:0,reach:0.6:0.1:0,card:3:0.5:0,reserve:4:0.6:0,king:1:0.25:0,decay:0.5:0.07:0.05"
+
+
+def parse_params(text: str) -> dict[str, tuple[float, float, float]]:
+    out = {}
+    for item in text.split(","):
+        name, start, c, low = item.split(":")
+        out[name] = (float(start), float(c), float(low))
+    return out
+
+
+def spec(base: str, weights: dict[str, float]) -> str:
+    return base + "".join(f":{k}={v:.4f}" for k, v in weights.items())
+
+
+def play(specs: list[str], seed: int, rules: Rules) -> list[int]:
+    """One game, seat by seat; the final scores."""
+    state = GameState(len(specs), seed, rules)
+    bots = [make_bot(spec, seed * 16 + s) for s, spec in enumerate(specs)]
+    while not state.is_over():
+        state.push(bots[state.current].choose(state.view(state.current)))
+    return list(state.scores)
+
+
+def margin(scores: list[int], seat: int) -> int:
+    """A seat's score minus the best other score."""
+    return scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
+
+
+def play_pair(task: tuple[str, str, int, str, str, int]) -> list[int]:
+    """One deal played twice. Without a field: the seats swapped, the first bot's margin in each game. With one:
+    each bot in seat ``seed % players`` against the field, each one's margin."""
+    first, second, seed, rules_text, field, players = task
+    rules = Rules.from_text(rules_text)
+    if not field:
+        return [margin(play([first, second], seed, rules), 0), margin(play([second, first], seed, rules), 1)]
+    seat = seed % players
+    out = []
+    for bot in (first, second):
+        specs = [field] * players
+        specs[seat] = bot
+        out.append(margin(play(specs, seed, rules), seat))
+    return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="greedy:width=12:budget=4000:eval=master")
+    parser.add_argument("--params", default=DEFAULT_PARAMS, help="name:start:c:low,... (default %(default)s)")
+    parser.add_argument("--iterations", type=int, default=240)
+    parser.add_argument("--jobs", type=int, default=2, help="pairs per iteration, played in parallel")
+    parser.add_argument("--a", type=float, default=0.6, help="the first step, in units of c, for r = 1")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", default="riogrande")
+    parser.add_argument("--field", default="", help="tune against this bot in the other seats (default: ± meet)")
+    parser.add_argument("--players", type=int, default=2, help="players per game (with --field)")
+    parser.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args(argv)
+
+    params = parse_params(args.params)
+    names = list(params)
+    theta = {k: params[k][0] for k in names}
+    big_a = max(1, args.iterations // 10)
+    a = args.a * (big_a + 1) ** 0.602  # so that the first step is args.a (in units of c) for r = 1
+    rng = random.Random(args.seed)
+    mean = dict(theta)
+    averaged = 0
+    with get_context("fork").Pool(args.jobs) as pool, args.out.open("w") as log:
+        for k in range(args.iterations):
+            ck = 1 / (k + 1) ** 0.101  # perturbation, in units of each weight's c
+            ak = a / (big_a + k + 1) ** 0.602
+            signs = {n: rng.choice((-1, 1)) for n in names}
+            plus = {n: max(params[n][2], theta[n] + ck * params[n][1] * signs[n]) for n in names}
+            minus = {n: max(params[n][2], theta[n] - ck * params[n][1] * signs[n]) for n in names}
+            tasks = [(spec(args.base, plus), spec(args.base, minus), args.seed * 1_000_003 + k * 64 + j, args.rules,
+                      args.field, args.players) for j in range(args.jobs)]
+            pairs = pool.map(play_pair, tasks)
+            margins = [m for pair in pairs for m in pair]
+            if args.field:
+                r = sum(math.tanh(p / 20) - math.tanh(m / 20) for p, m in pairs) / (2 * len(pairs))
+            else:
+                r = sum(math.tanh(m / 20) for m in margins) / len(margins)
+            for n in names:
+                step = ak * r / (2 * ck * signs[n]) * params[n][1]
+                theta[n] = max(params[n][2], theta[n] + step)
+            if k >= args.iterations // 2:
+                averaged += 1
+                mean = {n: mean[n] + (theta[n] - mean[n]) / averaged for n in names} if averaged > 1 else dict(theta)
+            log.write(json.dumps({"iteration": k, "r": round(r, 4), "margins": margins, "signs": signs,
+                                  "theta": {n: round(v, 4) for n, v in theta.items()},
+                                  "mean": {n: round(v, 4) for n, v in mean.items()}}) + "\n")
+            log.flush()
+            print(k, f"r={r:+.2f}", " ".join(f"{n}={theta[n]:.3f}" for n in names), flush=True)
+
+
+if __name__ == "__main__":
+    main()
