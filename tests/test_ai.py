@@ -145,7 +145,8 @@ def test_hint_suggests_the_climb() -> None:
 
 
 def test_the_master_plays_the_experts_game_with_three_or_four_players() -> None:
-    # its weights differ only in 2-player games (docs/strength.md: in larger ones its later-scoring weight lost)
+    # its weights differ only in 2-player games (docs/strength.md: in larger ones the first master's later-scoring
+    # weight lost against the expert's)
     histories = []
     for spec in ("master", "expert"):
         state = GameState(3, 5, Rules())
@@ -213,6 +214,12 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     tweaked = make_bot("greedy:eval=basic:reserve=2.5:radius=2")
     assert isinstance(tweaked, GreedyBot)
     assert tweaked.weights == replace(BASIC_WEIGHTS, reserve=2.5, radius=2)
+    # ``many`` names the evaluation of 3–4-player games
+    split = make_bot("greedy:eval=master:many=basic:card=2")
+    assert isinstance(split, GreedyBot) and split.weights == replace(MASTER_WEIGHTS, many=BASIC_WEIGHTS, card=2.0)
+    assert split.weights.for_players(2).card == 2.0 and split.weights.for_players(4) == BASIC_WEIGHTS
+    with pytest.raises(ValueError):
+        make_bot("greedy:many=oracle")
     assert isinstance(tweaked.weights.radius, int)
 
 

@@ -28,7 +28,6 @@ from ..engine.state import GameState, Stage
 @dataclass(frozen=True)
 class Weights:
     later: float = 0.85  # a later scoring relative to the coming one
-    later_many: float = -1.0  # ``later`` in games of 3–4 players (-1: the same as in 2-player games)
     king: float = 1.0  # the coming king's bonus
     master: float = 1.0  # master-card bonuses
     reach: float = 0.6  # the best gain a knight could make by climbing nearby (per knight, discounted by distance)
@@ -37,6 +36,11 @@ class Weights:
     card: float = 3.0  # a card in hand, at the start of the game (scaled by the share of turns left)
     reserve: float = 4.0  # a knight not yet on the board (scaled by the share of turns left)
     rivals_max: float = 0.6  # how much the best rival counts against the mean of the rivals (≥3 players)
+    many: Weights | None = None  # the weights in games of 3–4 players (None: these)
+
+    def for_players(self, players: int) -> Weights:
+        """The weights a game of ``players`` is evaluated with."""
+        return self.many if players > 2 and self.many is not None else self
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -45,12 +49,7 @@ BASIC_WEIGHTS = Weights(later=0.75, reach=0.5, card=1.5, reserve=0.0)
 #: The master level's weights: in 2-player games a later scoring counts 0.6 of the coming one, not 0.85
 #: (docs/strength.md: castle points standing now are worth less at later scorings than the tuned weights
 #: assumed); in 3–4-player games that lost against the expert's weights, which it keeps there.
-MASTER_WEIGHTS = Weights(later=0.6, later_many=0.85)
-
-
-def later_weight(w: Weights, players: int) -> float:
-    """How much a later scoring counts relative to the coming one, in a game of ``players``."""
-    return w.later if players == 2 or w.later_many < 0 else w.later_many
+MASTER_WEIGHTS = Weights(later=0.6, many=DEFAULT_WEIGHTS)
 
 
 #: Evaluations by name, for bot specs (``greedy:eval=basic``).
@@ -134,7 +133,7 @@ def turns_left_share(state: GameState) -> float:
 
 
 #: id(weights) → (the weights, the tables their decay and radius need, the scorings' weight in each phase)
-_CONTEXTS: dict[int, tuple[Weights, list[float], list[int], tuple[list[float], list[float]]]] = {}
+_CONTEXTS: dict[int, tuple[Weights, list[float], list[int], list[float]]] = {}
 
 
 def _castle_mask(info: BoardInfo) -> int:
@@ -150,15 +149,14 @@ def _castle_mask(info: BoardInfo) -> int:
     return entry[1]
 
 
-def _context(w: Weights) -> tuple[Weights, list[float], list[int], tuple[list[float], list[float]]]:
+def _context(w: Weights) -> tuple[Weights, list[float], list[int], list[float]]:
     entry = _CONTEXTS.get(id(w))
     if entry is None or entry[0] is not w:
         if len(_CONTEXTS) > 1000:
             _CONTEXTS.clear()
-        # the weight of the remaining scorings in each phase, in 2-player games and in larger ones
-        two, many = ([sum(later ** k for k in range(3 - phase)) for phase in range(3)]
-                     for later in (later_weight(w, 2), later_weight(w, 3)))
-        entry = _CONTEXTS[id(w)] = (w, _powers(w.decay), _ring_masks(w.radius), (two, many))
+        # the weight of the remaining scorings in each phase
+        scorings = [sum(w.later ** k for k in range(3 - phase)) for phase in range(3)]
+        entry = _CONTEXTS[id(w)] = (w, _powers(w.decay), _ring_masks(w.radius), scorings)
     return entry
 
 
@@ -287,7 +285,7 @@ def _master_terms(state: GameState, w: Weights) -> list[float]:
         card = MasterCard(state.master_card)
         for k in range(3 - phase):
             extra = master_bonus(card, phase + k, state.info, state.knights)
-            weight = later_weight(w, n) ** k
+            weight = w.later ** k
             for s in range(n):
                 master[s] += weight * extra[s]
     return master
@@ -305,6 +303,7 @@ def _position(state: GameState, w: Weights, ring_masks: list[int], powers: list[
 def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[float, float, float, float, float,
                                                                              float]]:
     """:class:`Terms` of every seat as plain tuples."""
+    w = w.for_players(state.n)
     _, powers, ring_masks, _ = _context(w)
     scoring, master, per_knights, current = _position(state, w, ring_masks, powers)
     out = []
@@ -319,9 +318,11 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
     """Projected final points of every seat (:func:`raw_terms` weighted, without building them)."""
     if state.stage is Stage.OVER:
         return [float(s) for s in state.scores]
+    if state.n > 2 and w.many is not None:
+        w = w.many
     entry = _CONTEXTS.get(id(w))
-    _, powers, ring_masks, scorings_by_size = entry if entry is not None and entry[0] is w else _context(w)
-    scorings = scorings_by_size[state.n > 2][state.phase if state.phase < 2 else 2]
+    _, powers, ring_masks, scorings_by_phase = entry if entry is not None and entry[0] is w else _context(w)
+    scorings = scorings_by_phase[state.phase if state.phase < 2 else 2]
     share = turns_left_share(state)
     scoring, master, per_knights, current = _position(state, w, ring_masks, powers)
     reach, king_weight, master_weight, card, reserve = w.reach, w.king, w.master, w.card, w.reserve
@@ -345,6 +346,8 @@ def evaluate(state: GameState, seat: int, w: Weights = DEFAULT_WEIGHTS) -> float
 
 
 def relative(values: list[float], seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
+    """A seat's value against its rivals' (``w`` for a game of as many players as ``values``)."""
+    w = w.for_players(len(values))
     if len(values) == 2:
         return values[seat] - values[1 - seat]
     rivals = [v for s, v in enumerate(values) if s != seat]

@@ -23,16 +23,21 @@ def _float(opts: dict[str, str], key: str, default: float) -> float:
 
 def _weights(opts: dict[str, str]) -> Weights:
     """The evaluation named by ``eval`` (default ``tuned``), with any of its weights overridden by name."""
-    name = opts.pop("eval", "tuned")
-    try:
-        weights = EVALUATIONS[name]
-    except KeyError:
-        raise ValueError(f"unknown evaluation {name!r} (evaluations: {', '.join(EVALUATIONS)})") from None
+    weights = _named_evaluation(opts.pop("eval", "tuned"))
     changes: dict[str, Any] = {}
+    if "many" in opts:  # the evaluation of 3–4-player games, by name
+        changes["many"] = _named_evaluation(opts.pop("many"))
     for f in fields(Weights):
         if f.name in opts:
             changes[f.name] = (int if f.type in (int, "int") else float)(opts.pop(f.name))
     return replace(weights, **changes) if changes else weights
+
+
+def _named_evaluation(name: str) -> Weights:
+    try:
+        return EVALUATIONS[name]
+    except KeyError:
+        raise ValueError(f"unknown evaluation {name!r} (evaluations: {', '.join(EVALUATIONS)})") from None
 
 
 def _random(seed: int, opts: dict[str, str]) -> Bot:
