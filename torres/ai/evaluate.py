@@ -66,11 +66,14 @@ def _powers(decay: float) -> list[float]:
     return table
 
 
-#: A seat's board terms (castle points, king's bonus, climbing potential), in one table per (king's castle, the
-#: level and bonus it pays for, radius, decay), by (the board analysis, its knights, the occupancy near them): a
-#: search changes one thing at a time, so most seats' terms are those of the position before. The key holds the
-#: analysis itself (compared by identity: the castle numbers in ``have`` belong to it) and so keeps it alive.
-_SEAT_TERMS: dict[tuple[int, int, float, int, float], dict[tuple[object, ...], tuple[float, float, float]]] = {}
+#: A seat's board terms (castle points, king's bonus, climbing potential) by (the board analysis, its knights,
+#: the occupancy near them, the number of the context: king's castle, the level and bonus it pays for, radius,
+#: decay): a search changes one thing at a time, so most seats' terms are those of the position before. The key
+#: holds the analysis itself (compared by identity: the castle numbers in ``have`` belong to it) and so keeps it
+#: alive; one table for all, so that CACHE_LIMIT bounds the memory (and the garbage collector's work).
+_SEAT_TERMS: dict[tuple[object, ...], tuple[float, float, float]] = {}
+#: The contexts of _SEAT_TERMS' keys, numbered (a small int hashes faster than the tuple).
+_TERMS_CONTEXTS: dict[tuple[int, int, float, int, float], int] = {}
 #: By radius: the squares the terms of a set of knights read (theirs and those within the radius), as a bitmask.
 _NEAR: dict[int, dict[tuple[int, ...], int]] = {}
 #: id(board analysis) → (the analysis, the bitmask of its castle squares)
@@ -84,6 +87,7 @@ CACHE_LIMIT = 50_000  # entries per cache (a key keeps its board analysis alive)
 def clear_caches() -> None:
     """Forget every cached seat term (benchmarks start from here; values never depend on the caches)."""
     _SEAT_TERMS.clear()
+    _TERMS_CONTEXTS.clear()
     _NEAR.clear()
     _CASTLE_MASKS.clear()
 
@@ -215,9 +219,9 @@ def _board_terms(squares: list[int], info: BoardInfo, occupied: int, king_castle
 
 class _Scoring:
     """What every seat's terms in one position share: the board, the king's castle, level and bonus, the weights'
-    tables, and the cache tables they select (one object per evaluation)."""
+    tables, and the number of that context in the cache's keys (one object per evaluation)."""
 
-    __slots__ = ("info", "occupied", "king_castle", "king_level", "bonus", "ring_masks", "powers", "terms", "near")
+    __slots__ = ("info", "occupied", "king_castle", "king_level", "bonus", "ring_masks", "powers", "context", "near")
 
     def __init__(self, state: GameState, w: Weights, ring_masks: list[int], powers: list[float]) -> None:
         info = self.info = state.info
@@ -228,11 +232,16 @@ class _Scoring:
         bonus = self.bonus = float(king_bonuses[phase]) if phase < len(king_bonuses) else 0.0
         self.king_level = phase + 1
         self.ring_masks, self.powers = ring_masks, powers
-        table = (king_castle, phase + 1, bonus, w.radius, w.decay)
-        terms = _SEAT_TERMS.get(table)
-        if terms is None or len(terms) > CACHE_LIMIT:
-            terms = _SEAT_TERMS[table] = {}
-        self.terms = terms
+        context = (king_castle, phase + 1, bonus, w.radius, w.decay)
+        number = _TERMS_CONTEXTS.get(context)
+        if number is None:
+            if len(_TERMS_CONTEXTS) > 1000:  # (numbers are never reused while their entries live)
+                _TERMS_CONTEXTS.clear()
+                _SEAT_TERMS.clear()
+            number = _TERMS_CONTEXTS[context] = len(_TERMS_CONTEXTS)
+        self.context = number
+        if len(_SEAT_TERMS) > CACHE_LIMIT:
+            _SEAT_TERMS.clear()
         near = _NEAR.get(w.radius)
         if near is None or len(near) > CACHE_LIMIT:
             near = _NEAR[w.radius] = {}
@@ -251,16 +260,17 @@ class _Scoring:
             self.near[knights] = near
         info = self.info
         occupied = self.occupied & near
-        cached = self.terms.get((info, knights, occupied))
+        context = self.context
+        cached = _SEAT_TERMS.get((info, knights, occupied, context))
         if cached is None:
             grown = info.grown_from
             if grown is not None and not _touched_by_block(info, *grown) & near:
                 # the block did not change what these knights see (castle numbers are kept across it)
-                cached = self.terms.get((grown[0], knights, occupied))
+                cached = _SEAT_TERMS.get((grown[0], knights, occupied, context))
             if cached is None:
                 cached = _board_terms(squares, info, self.occupied, self.king_castle, self.king_level, self.bonus,
                                       self.ring_masks, self.powers)
-            self.terms[info, knights, occupied] = cached
+            _SEAT_TERMS[info, knights, occupied, context] = cached
         return cached
 
 
