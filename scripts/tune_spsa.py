@@ -7,14 +7,14 @@ Every iteration draws a random sign for each weight, builds two bots whose weigh
 once, and lets them play ``jobs`` pairs of games; a pair is one deal played twice with the seats swapped, so the
 deal's luck cancels. The result ``r`` is the mean over the games of tanh(score difference / 20) (a smooth win,
 with the score margin breaking the many near-ties); each weight moves by a·r / (2c·sign), in units of its own c.
-
-With ``--field SPEC`` the two bots do not meet: each plays the same deal from the same seat against ``players - 1``
-copies of SPEC (the seat moves from pair to pair), and ``r`` is half the difference of tanh(margin / 20), the
-margin being the bot's score minus the best other score (how 3–4-player weights are tuned).
 Gains a and c shrink as in Spall (1998) (exponents 0.602 and 0.101). One line of JSON per iteration goes to
 ``--out``; the line holds the weights after it and their running mean over the second half of the run (Polyak
 averaging: the mean is the estimate to test, the last point is noisier). Seeds fix the deals, the bots and the
 signs, so a run replays exactly (bots use evaluation budgets, not clocks).
+
+With ``--field SPEC`` the two bots do not meet: each plays the same deal from the same seat against ``players - 1``
+copies of SPEC (the seat moves from pair to pair), and ``r`` is half the difference of tanh(margin / 20), the
+margin being the bot's score minus the best other score (a way to tune 3–4-player weights).
 
 The weights found are a candidate only: keep them if a seeded match at the level's width says they win.
 """
@@ -35,7 +35,8 @@ sys.path.insert(0, str(ROOT))
 from torres.ai.base import make_bot  # noqa: E402
 from torres.engine import GameState, Rules  # noqa: E402
 
-#: name → (start, c: the size of a perturbation, lowest allowed value)
+#: name:start:c:lowest allowed value, where c is the size of a perturbation; the start is the first master's
+#: 2-player weights (later=0.6, the rest tuned), where docs/strength.md's first run began.
 DEFAULT_PARAMS = "later:0.6:0.1:0,reach:0.6:0.1:0,card:3:0.5:0,reserve:4:0.6:0,king:1:0.25:0,decay:0.5:0.07:0.05"
 
 

@@ -46,10 +46,11 @@ class Weights:
 DEFAULT_WEIGHTS = Weights()
 #: The first hand weights, before tuning by self-play (docs/strength.md): the casual level's evaluation.
 BASIC_WEIGHTS = Weights(later=0.75, reach=0.5, card=1.5, reserve=0.0)
-#: The master level's weights: in 2-player games a later scoring counts 0.6 of the coming one, not 0.85
-#: (docs/strength.md: castle points standing now are worth less at later scorings than the tuned weights
-#: assumed); in 3–4-player games that lost against the expert's weights, which it keeps there.
-MASTER_WEIGHTS = Weights(later=0.6, many=DEFAULT_WEIGHTS)
+#: The master level's weights, tuned by play for 2-player games (scripts/tune_spsa.py, docs/strength.md): castle
+#: points standing now count less at later scorings, climbing potential more, cards, reserve knights and the
+#: king's bonus less than in the tuned weights. In 3–4-player games it keeps the tuned weights (the first
+#: master's later-scoring weight lost there).
+MASTER_WEIGHTS = Weights(later=0.46, reach=0.75, card=2.5, reserve=3.2, king=0.65, decay=0.48, many=DEFAULT_WEIGHTS)
 
 
 #: Evaluations by name, for bot specs (``greedy:eval=basic``).

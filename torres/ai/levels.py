@@ -89,9 +89,8 @@ EXPERT_WIDTH = 12
 #: up to 10,000 and several seconds.
 EXPERT_BUDGET = 4000
 
-#: The master: the expert's planner with the master evaluation (in 2-player games a later scoring weighs 0.6, not
-#: 0.85; with more players it is the expert). The one change of issue #14's screening that held up at the
-#: expert's width: 59% against the expert over 400 games (docs/strength.md).
+#: The master: the expert's planner with the master evaluation, whose 2-player weights were tuned by play
+#: (scripts/tune_spsa.py); with more players it is the expert. docs/strength.md has its matches.
 MASTER_SPEC = f"greedy:width={EXPERT_WIDTH}:budget={EXPERT_BUDGET}:eval=master"
 
 #: The ladder: level name → the spec it stands for.
