@@ -214,13 +214,13 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     tweaked = make_bot("greedy:eval=basic:reserve=2.5:radius=2")
     assert isinstance(tweaked, GreedyBot)
     assert tweaked.weights == replace(BASIC_WEIGHTS, reserve=2.5, radius=2)
+    assert isinstance(tweaked.weights.radius, int)
     # ``many`` names the evaluation of 3–4-player games
     split = make_bot("greedy:eval=master:many=basic:card=2")
     assert isinstance(split, GreedyBot) and split.weights == replace(MASTER_WEIGHTS, many=BASIC_WEIGHTS, card=2.0)
     assert split.weights.for_players(2).card == 2.0 and split.weights.for_players(4) == BASIC_WEIGHTS
     with pytest.raises(ValueError):
         make_bot("greedy:many=oracle")
-    assert isinstance(tweaked.weights.radius, int)
 
 
 def test_knights_in_reserve_count_in_the_evaluation() -> None:
