@@ -188,8 +188,7 @@ def _board_terms(squares: list[int], info: BoardInfo, occupied: int, king_castle
     # potential: the best gain each knight could make by climbing to an empty block nearby (at most one level
     # up per square of distance), discounted by the distance
     potential = 0.0
-    entry = _CASTLE_MASKS.get(id(info))
-    free_castles = (entry[1] if entry is not None and entry[0] is info else _castle_mask(info)) & ~occupied
+    free_castles = _castle_mask(info) & ~occupied
     for sq in squares:
         level = h[sq]
         gain = 0.0
@@ -329,10 +328,8 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
     """Projected final points of every seat (:func:`raw_terms` weighted, without building them)."""
     if state.stage is Stage.OVER:
         return [float(s) for s in state.scores]
-    if state.n > 2 and w.many is not None:
-        w = w.many
-    entry = _CONTEXTS.get(id(w))
-    _, powers, ring_masks, scorings_by_phase = entry if entry is not None and entry[0] is w else _context(w)
+    w = w.for_players(state.n)
+    _, powers, ring_masks, scorings_by_phase = _context(w)
     scorings = scorings_by_phase[state.phase if state.phase < 2 else 2]
     share = turns_left_share(state)
     scoring, master, per_knights, current = _position(state, w, ring_masks, powers)
@@ -350,10 +347,7 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
 
 def evaluate(state: GameState, seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     """How good the position is for ``seat``: its projected points minus its rivals' (best and mean mixed)."""
-    values = seat_values(state, w)
-    if len(values) == 2:
-        return values[seat] - values[1 - seat]
-    return relative(values, seat, w)
+    return relative(seat_values(state, w), seat, w)
 
 
 def relative(values: list[float], seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
