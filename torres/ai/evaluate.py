@@ -36,6 +36,11 @@ class Weights:
     card: float = 3.0  # a card in hand, at the start of the game (scaled by the share of turns left)
     reserve: float = 4.0  # a knight not yet on the board (scaled by the share of turns left)
     rivals_max: float = 0.6  # how much the best rival counts against the mean of the rivals (≥3 players)
+    # A seat with no turn left before the coming scoring counts its climbing potential for that scoring
+    # × (1 - ripe): it can only climb for the later ones.
+    ripe: float = 0.0
+    # The rivals' climbing potential counts × rival_reach against the evaluating seat (its own × 1).
+    rival_reach: float = 1.0
     many: Weights | None = None  # the weights in games of 3–4 players (None: these)
 
     def for_players(self, players: int) -> Weights:
@@ -47,10 +52,12 @@ DEFAULT_WEIGHTS = Weights()
 #: The first hand weights, before tuning by self-play (docs/strength.md): the casual level's evaluation.
 BASIC_WEIGHTS = Weights(later=0.75, reach=0.5, card=1.5, reserve=0.0)
 #: The master level's weights, tuned by play for 2-player games (scripts/tune_spsa.py, docs/strength.md): castle
-#: points standing now count less at later scorings, climbing potential more, cards, reserve knights and the
-#: king's bonus less than in the tuned weights. In 3–4-player games it keeps the tuned weights (the first
-#: master's later-scoring weight lost there).
-MASTER_WEIGHTS = Weights(later=0.46, reach=0.75, card=2.5, reserve=3.2, king=0.65, decay=0.48, many=DEFAULT_WEIGHTS)
+#: points standing now count less at later scorings, climbing potential more (the rival's less, and a seat's own
+#: less once it has no turn left before the scoring), cards, reserve knights and the king's bonus less than in
+#: the tuned weights. In 3–4-player games it keeps the tuned weights (the first master's later-scoring weight
+#: lost there).
+MASTER_WEIGHTS = Weights(later=0.41, reach=0.87, card=2.5, reserve=3.2, king=0.65, decay=0.48, ripe=0.55,
+                         rival_reach=0.45, many=DEFAULT_WEIGHTS)
 
 
 #: Evaluations by name, for bot specs (``greedy:eval=basic``).
@@ -324,8 +331,9 @@ def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[floa
     return out
 
 
-def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
-    """Projected final points of every seat (:func:`raw_terms` weighted, without building them)."""
+def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS, seat: int = -1) -> list[float]:
+    """Projected final points of every seat (:func:`raw_terms` weighted, without building them); with ``seat``,
+    as that seat sees them (the others' climbing potential × ``rival_reach``)."""
     if state.stage is Stage.OVER:
         return [float(s) for s in state.scores]
     w = w.for_players(state.n)
@@ -334,20 +342,33 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
     share = turns_left_share(state)
     scoring, master, per_knights, current = _position(state, w, ring_masks, powers)
     reach, king_weight, master_weight, card, reserve = w.reach, w.king, w.master, w.card, w.reserve
+    rivals_reach = reach * w.rival_reach if seat >= 0 else reach
+    # with ripe: the seats with no turn left before the coming scoring
+    done = [left == 0 for left in turns_before_scoring(state)] if w.ripe else [False] * state.n
     values = []
-    for seat, (score, squares, hand) in enumerate(zip(state.scores, state.knights, state.hands)):
+    for s, (score, squares, hand) in enumerate(zip(state.scores, state.knights, state.hands)):
         castles, king_bonus, potential = scoring.board_terms(squares)
-        cards = float(sum(hand) + (seat == current))
+        cards = float(sum(hand) + (s == current))
         knights = float(per_knights - len(squares))
+        reach_weight = reach if s == seat or seat < 0 else rivals_reach
+        reach_scorings = scorings - w.ripe if done[s] else scorings
         # (the sum in the order it always had: tie-breaks between planned turns depend on the last bit)
-        values.append(score + castles * scorings + master_weight * master[seat] + king_weight * king_bonus
-                      + reach * potential * scorings + (card * cards + reserve * knights) * share)
+        values.append(score + castles * scorings + master_weight * master[s] + king_weight * king_bonus
+                      + reach_weight * potential * reach_scorings + (card * cards + reserve * knights) * share)
     return values
+
+
+def turns_before_scoring(state: GameState) -> list[int]:
+    """Each seat's turns still to come before the coming phase scoring, a turn in progress included (the seat
+    to move mid-turn can still act for that scoring; once it ends its turn, the count drops by one)."""
+    n, rounds_left = state.n, state.rounds_in_phase - state.round
+    done = state.turn if state.stage is Stage.TURN or state.stage is Stage.KEEP else 0
+    return [rounds_left - ((seat - state.start) % n < done) for seat in range(n)]
 
 
 def evaluate(state: GameState, seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     """How good the position is for ``seat``: its projected points minus its rivals' (best and mean mixed)."""
-    return relative(seat_values(state, w), seat, w)
+    return relative(seat_values(state, w, seat), seat, w)
 
 
 def relative(values: list[float], seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
