@@ -13,9 +13,11 @@ from torres.ai.base import Bot
 from dataclasses import replace
 
 from torres.ai.evaluate import (
-    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_WEIGHTS, seat_values, turns_left_share,
+    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_WEIGHTS, evaluate, seat_terms, seat_values, turns_before_scoring,
+    turns_left_share,
 )
 from torres.ai.greedy import GreedyBot
+from torres.ai.lookahead import LookaheadBot
 from torres.ai.hint import hint_planner
 from torres.ai.levels import EXPERT_BUDGET, EXPERT_WIDTH
 from torres.ai.mcts import ISMCTSBot
@@ -58,7 +60,8 @@ def test_complete_games_only_legal_actions(label: str, rules: str, players: int)
 
 
 @pytest.mark.parametrize("spec", ["greedy:width=2", "ismcts:iterations=3:candidates=3:width=2", "onestep",
-                                  "random", "beginner", "casual", "greedy:width=6:budget=300"])
+                                  "random", "beginner", "casual", "greedy:width=6:budget=300",
+                                  "lookahead:width=3:budget=200:reply_width=1:reply_budget=50:simulations=4"])
 def test_same_seed_same_game(spec: str) -> None:
     runs = []
     for _ in range(2):
@@ -235,6 +238,41 @@ def test_knights_in_reserve_count_in_the_evaluation() -> None:
         assert with_reserve[s] - without[s] == pytest.approx(DEFAULT_WEIGHTS.reserve * reserve[s] * share)
 
 
+def test_turns_before_scoring_are_the_stacks_left() -> None:
+    """"The stacks of tower blocks before a player indicate how many turns he has left in this year/phase"
+    (000): at the start of every turn of a seeded game, each seat's turns before the coming scoring (the turn
+    about to be played included) are its stacks."""
+    rng = random.Random(5)
+    state = GameState(2, 5, Rules())
+    seen = set()
+    while not state.is_over():
+        turn = (state.phase, state.round, state.turn)
+        if state.stage is Stage.TURN and turn not in seen:
+            seen.add(turn)
+            assert turns_before_scoring(state) == [len(state.stacks[s]) for s in range(state.n)]
+        state.push(rng.choice(state.legal_action_ids()), check=False)
+    assert len(seen) == 24  # 12 rounds, 2 seats
+
+
+def test_the_weights_of_the_last_turn_before_a_scoring_and_of_the_rivals_reach() -> None:
+    # the tower position with the turn order turned: seat 1 has played phase 1's last round, seat 0 is to move
+    state = build(2, heights={"c3": 3, "c4": 2, "c2": 1, "b3": 1, "d3": 1, "f6": 1, "h1": 1},
+                  knights={1: ["c4"], 0: ["f6"]}, king="h1", phase=0, round=3, current=0, start=1)
+    assert turns_before_scoring(state) == [1, 0]
+    terms = seat_terms(state)
+    assert terms[1].reach > 0
+    w = DEFAULT_WEIGHTS
+    base = seat_values(state, w)
+    # ripe: a seat with no turn left before the scoring counts its potential for it × (1 - ripe)
+    ripe = seat_values(state, replace(w, ripe=0.5))
+    assert ripe == pytest.approx([base[0], base[1] - w.reach * terms[1].reach * 0.5])
+    # rival_reach: the rival's potential counts twice against seat 0, at each remaining scoring
+    scorings = 1 + w.later + w.later ** 2
+    assert evaluate(state, 0, replace(w, rival_reach=2.0)) == pytest.approx(
+        evaluate(state, 0, w) - w.reach * terms[1].reach * scorings)
+    assert seat_values(state, replace(w, rival_reach=2.0)) == base  # (seen by nobody in particular)
+
+
 def test_a_search_to_the_scoring_plays_through_it() -> None:
     state = build(2, heights={"c3": 3, "c4": 2, "c2": 1, "b3": 1, "d3": 1, "f6": 1, "h1": 1},
                   knights={1: ["c4"], 0: ["f6"]}, king="h1", phase=0, round=1, current=1, start=0)
@@ -330,13 +368,44 @@ def test_a_clock_cap_still_plays_a_whole_legal_turn() -> None:
     assert capped.evaluations < free.evaluations  # stopped by the clock, not by the evaluation budget
 
 
+def _master_turn(spec: str) -> tuple[GameState, LookaheadBot, list[int]]:
+    """The middle-game position, a master from ``spec`` (seed 3) and the turn it plans there."""
+    state = _middle_game_turn()
+    master = make_bot(spec, 3)
+    assert isinstance(master, LookaheadBot)
+    return state, master, master.plan(state.view(state.current))
+
+
+def test_the_masters_look_ahead_judges_the_planners_turns_on_shared_deals() -> None:
+    state, master, chosen = _master_turn("master")
+    stats = master.search.stats
+    root = state.view(state.current).determinize(random.Random(3))
+    assert [actions for actions, _, _ in stats.candidates] == [
+        p.actions for p in plan_turn(root, EXPERT_WIDTH, MASTER_WEIGHTS, top=4, budget=EXPERT_BUDGET,
+                                     limit=EXPERT_BUDGET * 3 // 2)]
+    # 4 turns on the first deal, the better 2 on two more: 8 simulations, the chosen turn the better of those two
+    assert stats.iterations == 8 and sorted(v for _, v, _ in stats.candidates) == [1, 1, 3, 3]
+    assert chosen == max((c for c in stats.candidates if c[1] == 3), key=lambda c: c[2])[0]
+
+
+def test_a_clock_cap_stops_the_look_ahead_with_the_planners_turn() -> None:
+    state, capped, turn = _master_turn("master:seconds=0.000001")
+    assert capped.search.stats.iterations == 0
+    assert turn == capped.search.stats.candidates[0][0]  # the best whole turn the planner found in time
+    for a in turn:
+        assert a in state.legal_action_ids()
+        state.push(a)
+
+
 def test_live_play_caps_planning_bots_by_the_clock_and_leaves_others_alone() -> None:
     from torres.tui.session import LIVE_TURN_SECONDS, Player, attach_bots
 
-    players = [Player("Red", "expert"), Player("Blue", "random"), Player("Green", "greedy:seconds=2")]
+    players = [Player("Red", "expert"), Player("Blue", "random"), Player("Green", "greedy:seconds=2"),
+               Player("Yellow", "master")]
     attach_bots(players, seed=1)
-    expert, other, own = (p.bot for p in players)
+    expert, other, own, master = (p.bot for p in players)
     assert isinstance(expert, GreedyBot) and expert.seconds == LIVE_TURN_SECONDS
+    assert isinstance(master, LookaheadBot) and master.seconds == LIVE_TURN_SECONDS
     assert not isinstance(other, GreedyBot)
     assert isinstance(own, GreedyBot) and own.seconds == 2.0  # a cap the player chose is kept
     assert make_bot("expert").seconds == 0.0  # tournaments and records: no clock

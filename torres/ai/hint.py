@@ -13,16 +13,17 @@ from ..engine.view import SeatView
 from .evaluate import evaluate, seat_values
 from .greedy import GreedyBot
 from .levels import HINT_LEVEL, build_bot
+from .lookahead import LookaheadBot
 from .mcts import ISMCTSBot
-from .planner import best_single, keep_choice, plan_turn
+from .planner import Plan, best_single, keep_choice, plan_turn
 
 #: How many turns a hint lists (the suggestion and the runners-up of the strongest level's planner).
 ALTERNATIVES = 5
 
 
-def hint_planner() -> GreedyBot:
+def hint_planner(seed: int = 0) -> GreedyBot:
     """The planner whose turns hints suggest: the strongest level's (:data:`~torres.ai.levels.HINT_LEVEL`)."""
-    bot = build_bot(HINT_LEVEL)
+    bot = build_bot(HINT_LEVEL, seed)
     if not isinstance(bot, GreedyBot):
         raise TypeError(f"hints need a whole-turn planner, and {HINT_LEVEL} is not one")
     return bot
@@ -76,7 +77,7 @@ def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: f
         raise ValueError(f"seat {view.seat} is not to act (seat {view.current} is)")
     start = time.perf_counter()
     rng = random.Random(seed)
-    planner = hint_planner()
+    planner = hint_planner(seed)
     weights = planner.weights
     if view.stage is not Stage.TURN:
         state = view.determinize(rng)
@@ -85,11 +86,16 @@ def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: f
         value = evaluate(state, view.seat, weights)
         return Hint(view.seat, (format_action(action),), (action,), value, value,
                     tuple(seat_values(state, weights)), 0, time.perf_counter() - start)
-    # The suggestion is the level's own turn (its beam planner); the simulated replies only tell the player how
-    # each considered turn tends to fare, on the same deals for every turn (common random numbers).
+    # The suggestion is the level's own turn (its beam planner, and the master's look-ahead over it, capped by
+    # the budget's clock unless iterations are given); the simulated replies only tell the player how each
+    # considered turn tends to fare, on the same deals for every turn (common random numbers).
     root = view.determinize(rng)
     plans = plan_turn(root, planner.width, weights, top=ALTERNATIVES, budget=planner.budget)
     plan = plans[0].actions
+    if isinstance(planner, LookaheadBot):
+        planner.seconds = 0.0 if iterations > 0 else budget
+        plan = planner.plan(view)
+        plans = [Plan(plan, 0.0)] + [p for p in plans if p.actions != plan][:ALTERNATIVES - 1]
     simulator = ISMCTSBot(seed, weights=weights)
     totals = [0.0] * len(plans)
     done = 0

@@ -8,6 +8,7 @@ from typing import Any, Callable
 from .base import Bot, RandomBot
 from .evaluate import EVALUATIONS, Weights
 from .greedy import GreedyBot, OneStepBot
+from .lookahead import LookaheadBot
 from .mcts import ISMCTSBot
 
 Factory = Callable[[int, dict[str, str]], Bot]
@@ -53,12 +54,21 @@ def _greedy(seed: int, opts: dict[str, str]) -> Bot:
                      seconds=_float(opts, "seconds", 0.0))
 
 
+def _lookahead(seed: int, opts: dict[str, str]) -> Bot:
+    return LookaheadBot(seed, width=_int(opts, "width", 12), weights=_weights(opts), budget=_int(opts, "budget", 4000),
+                        seconds=_float(opts, "seconds", 0.0), candidates=_int(opts, "candidates", 4),
+                        simulations=_int(opts, "simulations", 8), reply_width=_int(opts, "reply_width", 4),
+                        reply_budget=_int(opts, "reply_budget", 800), horizon=_int(opts, "horizon", 2),
+                        players=_int(opts, "players", 2))
+
+
 def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
     return ISMCTSBot(seed, iterations=_int(opts, "iterations", 0), seconds=_float(opts, "time", 1.0),
                      candidates=_int(opts, "candidates", 6), width=_int(opts, "width", 6),
                      reply_width=_int(opts, "reply_width", 1), horizon=_int(opts, "horizon", 1),
                      to_scoring=bool(_int(opts, "to_scoring", 0)), c=_float(opts, "c", 0.7),
                      paired=bool(_int(opts, "paired", 0)), sample=_int(opts, "sample", 24),
+                     budget=_int(opts, "budget", 0), reply_budget=_int(opts, "reply_budget", 0),
                      weights=_weights(opts))
 
 
@@ -78,6 +88,7 @@ FACTORIES: dict[str, Factory] = {
     "random": _random,
     "onestep": _onestep,
     "greedy": _greedy,
+    "lookahead": _lookahead,
     "policy": _policy,
 }
 
@@ -89,9 +100,11 @@ EXPERT_WIDTH = 12
 #: up to 10,000 and several seconds.
 EXPERT_BUDGET = 4000
 
-#: The master: the expert's planner with the master evaluation, whose 2-player weights were tuned by play
-#: (scripts/tune_spsa.py); with more players it is the expert. docs/strength.md has its matches.
-MASTER_SPEC = f"greedy:width={EXPERT_WIDTH}:budget={EXPERT_BUDGET}:eval=master"
+#: The master: the expert's planner proposes its best four turns, each is followed by the rival's reply and the
+#: bot's own next turn on shared deals (torres.ai.lookahead), all with the master evaluation, whose 2-player
+#: weights were tuned by play (scripts/tune_spsa.py); with more players it is the expert. docs/strength.md has
+#: its matches.
+MASTER_SPEC = f"lookahead:width={EXPERT_WIDTH}:budget={EXPERT_BUDGET}:eval=master"
 
 #: The ladder: level name → the spec it stands for.
 LEVELS: dict[str, str] = {

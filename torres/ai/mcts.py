@@ -66,7 +66,7 @@ class ISMCTSBot(TurnPlanningBot):
     def __init__(self, seed: int = 0, iterations: int = 0, seconds: float = 1.0, candidates: int = 6,
                  width: int = 6, reply_width: int = 1, horizon: int = 1, to_scoring: bool = False,
                  c: float = 0.7, scale: float = 25.0, weights: Weights = DEFAULT_WEIGHTS,
-                 paired: bool = False, sample: int = 24) -> None:
+                 paired: bool = False, sample: int = 24, budget: int = 0, reply_budget: int = 0) -> None:
         super().__init__(seed)
         self.iterations = iterations  # > 0: a fixed number of iterations (deterministic); else the time budget
         self.seconds = seconds
@@ -80,13 +80,19 @@ class ISMCTSBot(TurnPlanningBot):
         self.weights = weights
         self.sample = sample  # actions looked at per step of a simulated turn (0: all)
         self.paired = paired  # successive halving on shared deals instead of UCB1
+        # evaluations (soft, as the greedy bot's; 0: no limit) of the root's beam and of each simulated turn
+        self.budget = budget
+        self.reply_budget = reply_budget
+        # a clock time (time.perf_counter()) after which no new simulation starts (0: none; live play only)
+        self.deadline = 0.0
         self.stats = SearchStats()
         self.simulations = 0
 
     def plan(self, view: SeatView) -> list[int]:
         start = time.perf_counter()
         root = view.determinize(self.rng)
-        plans = plan_turn(root, self.width, self.weights, top=self.candidates)
+        plans = plan_turn(root, self.width, self.weights, top=self.candidates, budget=self.budget,
+                          limit=self.budget * 3 // 2, deadline=self.deadline)
         if len(plans) == 1:
             self.stats = SearchStats(0, time.perf_counter() - start, [(plans[0].actions, 0, 0.0)])
             return plans[0].actions
@@ -127,14 +133,21 @@ class ISMCTSBot(TurnPlanningBot):
         round the worse half is dropped (down to two). Rounds go on until the budget is spent."""
         alive = list(range(len(plans)))
         done = 0
+        deadline = self.deadline
         while True:
             if self.iterations > 0 and done + len(alive) > self.iterations and done >= len(plans):
                 break
             if self.iterations <= 0 and done >= len(plans) and time.perf_counter() - start >= self.seconds:
                 break
             deal = view.determinize(self.rng)
+            rewards = []
             for i in alive:
-                reward = self.simulate(deal.clone(), plans[i], view.seat)
+                if deadline and time.perf_counter() >= deadline:
+                    break
+                rewards.append(self.simulate(deal.clone(), plans[i], view.seat))
+            if len(rewards) < len(alive):
+                break  # out of time: a round compares the turns on one deal, so a partial one is dropped
+            for i, reward in zip(alive, rewards):
                 visits[i] += 1
                 totals[i] += reward
                 done += 1
@@ -143,6 +156,8 @@ class ISMCTSBot(TurnPlanningBot):
                 alive = alive[:max(2, (len(alive) + 1) // 2)]
             if self.iterations > 0 and done >= self.iterations:
                 break
+        if not done:  # (out of time before a whole round: the planner's best)
+            return 0, 0
         return done, max(alive, key=lambda j: totals[j] / visits[j])
 
     def simulate(self, state: GameState, plan: Plan, seat: int) -> float:
@@ -157,7 +172,8 @@ class ISMCTSBot(TurnPlanningBot):
                 elif turns >= self.horizon:
                     break
                 play_turn(state, plan_turn(state, self.reply_width, self.weights, sample=self.sample,
-                                          rng=self.rng)[0].actions)
+                                          rng=self.rng, budget=self.reply_budget,
+                                          limit=self.reply_budget * 3 // 2)[0].actions)
                 turns += 1
             else:
                 state.apply(best_single(state, self.weights))

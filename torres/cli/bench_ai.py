@@ -15,6 +15,7 @@ from rich.table import Table
 from ..ai.base import make_bot
 from ..ai.evaluate import clear_caches as clear_evaluation_caches, evaluate
 from ..ai.greedy import GreedyBot
+from ..ai.lookahead import LookaheadBot
 from ..ai.levels import LEVELS
 from ..ai.mcts import ISMCTSBot
 from ..engine.board import clear_board_cache
@@ -97,8 +98,9 @@ def _think_rate(label: str, spec: str, views: list[SeatView], seed: int) -> dict
         t0 = time.perf_counter()
         bot.plan(v)
         dt = time.perf_counter() - t0
-        if isinstance(bot, ISMCTSBot):
-            unit, work = "simulations/s", bot.stats.iterations
+        if isinstance(bot, (ISMCTSBot, LookaheadBot)):
+            search = bot.search if isinstance(bot, LookaheadBot) else bot
+            unit, work = "simulations/s", search.stats.iterations
         else:
             work = bot.evaluations
         rates.append(work / dt)

@@ -1,0 +1,47 @@
+"""The master's search: the expert's whole-turn planner proposes its best few turns, and each is judged by what
+follows it — the rival's reply and the bot's own next turn — on the same few deals of the cards it cannot see.
+
+A turn that looks best when it ends can look worse once the rival has answered it; judged after the rival's reply
+alone, the bot would favour turns that leave the rival little, since its own next turn is not played (that
+two-ply look-ahead lost in docs/strength.md). So every candidate is followed by two whole turns, the rival's and
+its own, each planned by the width-4 planner with an evaluation budget, and scored by the evaluation. The
+candidates meet on shared deals (common random numbers) and the worse half is dropped after each deal
+(successive halving, :meth:`~torres.ai.mcts.ISMCTSBot._paired`), so the deal's luck does not decide. The search
+itself is :class:`~torres.ai.mcts.ISMCTSBot` with those settings; this class makes it a level: a
+:class:`~torres.ai.greedy.GreedyBot` (its planner settings, the live clock cap, hints) that plays the planner's own
+turn in games of more than ``players`` players, where the look-ahead was not measured. With ``seconds`` (live play),
+the planner stops by the clock as the greedy bot does, and no simulation starts after the clock has run out (a deal
+cut short is not counted).
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..engine.view import SeatView
+from .evaluate import DEFAULT_WEIGHTS, Weights
+from .greedy import GreedyBot
+from .mcts import ISMCTSBot
+
+
+class LookaheadBot(GreedyBot):
+    """The planner's best ``candidates`` turns, each followed by the next ``horizon`` turns on ``deals`` shared
+    deals (successive halving); the best on average is played."""
+
+    name = "lookahead"
+
+    def __init__(self, seed: int = 0, width: int = 12, weights: Weights = DEFAULT_WEIGHTS, budget: int = 4000,
+                 seconds: float = 0.0, candidates: int = 4, simulations: int = 8, reply_width: int = 4,
+                 reply_budget: int = 800, horizon: int = 2, players: int = 2) -> None:
+        super().__init__(seed, width=width, weights=weights, budget=budget, seconds=seconds)
+        self.players = players
+        self.search = ISMCTSBot(seed, iterations=simulations, candidates=candidates, width=width,
+                                reply_width=reply_width, horizon=horizon, weights=weights, paired=True, sample=0,
+                                budget=budget, reply_budget=reply_budget)
+        self.search.rng = self.rng  # one stream for the search and the decisions outside turns
+
+    def plan(self, view: SeatView) -> list[int]:
+        if view.players > self.players:
+            return super().plan(view)
+        self.search.deadline = time.perf_counter() + self.seconds if self.seconds else 0.0
+        return self.search.plan(view)
