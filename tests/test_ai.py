@@ -13,8 +13,7 @@ from torres.ai.base import Bot
 from dataclasses import replace
 
 from torres.ai.evaluate import (
-    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_WEIGHTS, evaluate, seat_terms, seat_values, turns_before_scoring,
-    turns_left_share,
+    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_WEIGHTS, evaluate, seat_terms, seat_values, turns_left_share,
 )
 from torres.ai.greedy import GreedyBot
 from torres.ai.lookahead import LookaheadBot
@@ -238,27 +237,11 @@ def test_knights_in_reserve_count_in_the_evaluation() -> None:
         assert with_reserve[s] - without[s] == pytest.approx(DEFAULT_WEIGHTS.reserve * reserve[s] * share)
 
 
-def test_turns_before_scoring_are_the_stacks_left() -> None:
-    """"The stacks of tower blocks before a player indicate how many turns he has left in this year/phase"
-    (000): at the start of every turn of a seeded game, each seat's turns before the coming scoring (the turn
-    about to be played included) are its stacks."""
-    rng = random.Random(5)
-    state = GameState(2, 5, Rules())
-    seen = set()
-    while not state.is_over():
-        turn = (state.phase, state.round, state.turn)
-        if state.stage is Stage.TURN and turn not in seen:
-            seen.add(turn)
-            assert turns_before_scoring(state) == [len(state.stacks[s]) for s in range(state.n)]
-        state.push(rng.choice(state.legal_action_ids()), check=False)
-    assert len(seen) == 24  # 12 rounds, 2 seats
-
-
 def test_the_weights_of_the_last_turn_before_a_scoring_and_of_the_rivals_reach() -> None:
     # the tower position with the turn order turned: seat 1 has played phase 1's last round, seat 0 is to move
     state = build(2, heights={"c3": 3, "c4": 2, "c2": 1, "b3": 1, "d3": 1, "f6": 1, "h1": 1},
                   knights={1: ["c4"], 0: ["f6"]}, king="h1", phase=0, round=3, current=0, start=1)
-    assert turns_before_scoring(state) == [1, 0]
+    assert state.turns_before_scoring() == [1, 0]
     terms = seat_terms(state)
     assert terms[1].reach > 0
     w = DEFAULT_WEIGHTS

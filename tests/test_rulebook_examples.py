@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import io
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -549,3 +550,19 @@ def test_a_larger_area_allows_a_taller_castle() -> None:
     g.pop()
     g.pop()
     assert not g.is_legal("block c3")  # taking back restores the smaller area
+
+
+def test_turns_before_scoring_are_the_stacks_left() -> None:
+    """"The stacks of tower blocks before a player indicate how many turns he has left in this year/phase"
+    (000): at the start of every turn of a seeded game, each seat's turns before the coming scoring (the turn
+    about to be played included) are its stacks."""
+    rng = random.Random(5)
+    state = GameState(2, 5, Rules())
+    seen = set()
+    while not state.is_over():
+        turn = (state.phase, state.round, state.turn)
+        if state.stage is Stage.TURN and turn not in seen:
+            seen.add(turn)
+            assert state.turns_before_scoring() == [len(state.stacks[s]) for s in range(state.n)]
+        state.push(rng.choice(state.legal_action_ids()), check=False)
+    assert len(seen) == 24  # 12 rounds, 2 seats

@@ -344,7 +344,7 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS, seat: int = -1) 
     reach, king_weight, master_weight, card, reserve = w.reach, w.king, w.master, w.card, w.reserve
     rivals_reach = reach * w.rival_reach if seat >= 0 else reach
     # with ripe: the seats with no turn left before the coming scoring
-    done = [left == 0 for left in turns_before_scoring(state)] if w.ripe else [False] * state.n
+    done = [left == 0 for left in state.turns_before_scoring()] if w.ripe else [False] * state.n
     values = []
     for s, (score, squares, hand) in enumerate(zip(state.scores, state.knights, state.hands)):
         castles, king_bonus, potential = scoring.board_terms(squares)
@@ -356,14 +356,6 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS, seat: int = -1) 
         values.append(score + castles * scorings + master_weight * master[s] + king_weight * king_bonus
                       + reach_weight * potential * reach_scorings + (card * cards + reserve * knights) * share)
     return values
-
-
-def turns_before_scoring(state: GameState) -> list[int]:
-    """Each seat's turns still to come before the coming phase scoring, a turn in progress included (the seat
-    to move mid-turn can still act for that scoring; once it ends its turn, the count drops by one)."""
-    n, rounds_left = state.n, state.rounds_in_phase - state.round
-    done = state.turn if state.stage is Stage.TURN or state.stage is Stage.KEEP else 0
-    return [rounds_left - ((seat - state.start) % n < done) for seat in range(n)]
 
 
 def evaluate(state: GameState, seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:

@@ -183,6 +183,14 @@ class GameState:
     def rounds_in_phase(self) -> int:
         return len(self.phase_stacks[self.phase])
 
+    def turns_before_scoring(self) -> list[int]:
+        """Each seat's turns still to come before the coming phase scoring, a turn in progress included: the
+        rounds left in the phase, less this round's turn once the seat has taken it (docs/rules.md §2: "The stacks
+        of tower blocks before a player indicate how many turns he has left in this year/phase")."""
+        rounds_left = self.rounds_in_phase - self.round
+        taken = self.turn if self.stage is Stage.TURN or self.stage is Stage.KEEP else 0
+        return [rounds_left - ((seat - self.start) % self.n < taken) for seat in range(self.n)]
+
     def is_over(self) -> bool:
         return self.stage is Stage.OVER
 
