@@ -380,6 +380,32 @@ def test_a_clock_cap_stops_the_look_ahead_with_the_planners_turn() -> None:
         state.push(a)
 
 
+def test_a_deal_cut_short_by_the_clock_is_not_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    state = _middle_game_turn()
+    master = make_bot("master", 3)
+    assert isinstance(master, LookaheadBot)
+    search = master.search
+    clock = [0.0]
+    monkeypatch.setattr(time, "perf_counter", lambda: clock[0])
+    simulate = search.simulate
+    calls: list[float] = []
+
+    def simulate_then_tick(*args: object) -> float:
+        reward = simulate(*args)
+        calls.append(reward)
+        if len(calls) == 5:  # the first simulation of the second deal: the clock runs out during it
+            clock[0] = 10.0
+        return reward
+
+    monkeypatch.setattr(search, "simulate", simulate_then_tick)
+    search.deadline = 5.0
+    search.plan(state.view(state.current))
+    assert len(calls) == 5  # four on the first deal, one on the second before the clock ran out
+    assert search.stats.iterations == 4 and [v for _, v, _ in search.stats.candidates] == [1, 1, 1, 1]
+
+
 def test_live_play_caps_planning_bots_by_the_clock_and_leaves_others_alone() -> None:
     from torres.tui.session import LIVE_TURN_SECONDS, Player, attach_bots
 

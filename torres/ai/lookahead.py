@@ -25,8 +25,8 @@ from .mcts import ISMCTSBot
 
 
 class LookaheadBot(GreedyBot):
-    """The planner's best ``candidates`` turns, each followed by the next ``horizon`` turns on ``deals`` shared
-    deals (successive halving); the best on average is played."""
+    """The planner's best ``candidates`` turns, each followed by the next ``horizon`` turns on shared deals
+    (successive halving, ``simulations`` in all); the best on average is played."""
 
     name = "lookahead"
 
