@@ -8,7 +8,7 @@ import random
 import pytest
 
 import torres.ai.evaluate as evaluation
-from torres.ai.evaluate import BASIC_WEIGHTS, DEFAULT_WEIGHTS, clear_caches, raw_terms, seat_values
+from torres.ai.evaluate import BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_WEIGHTS, clear_caches, raw_terms, seat_values
 from torres.engine import GameState, Rules
 from torres.engine.scoring import castle_points, earns_king_bonus
 from torres.engine.state import Stage
@@ -20,15 +20,21 @@ def test_cached_values_equal_fresh_ones_along_searches(rules: str, players: int)
     rng = random.Random(players * 7 + len(rules))
     state = GameState(players, rng.randrange(1000), Rules.from_text(rules))
     checked = 0
+
+    def check() -> None:
+        # (the master's weights: what a seat's turns left before the scoring and the evaluating seat change)
+        cases = ((DEFAULT_WEIGHTS, -1), (BASIC_WEIGHTS, -1), (MASTER_WEIGHTS, state.current))
+        cached = [seat_values(state, weights, seat) for weights, seat in cases]
+        clear_caches()
+        assert [seat_values(state, weights, seat) for weights, seat in cases] == cached
+
     while not state.is_over():
+        check()
         legal = state.legal_action_ids()
         # a search's pattern: try several actions from the same position, evaluating each
         for a in rng.sample(legal, min(4, len(legal))):
             state.push(a, check=False)
-            for weights in (DEFAULT_WEIGHTS, BASIC_WEIGHTS):
-                cached = seat_values(state, weights)
-                clear_caches()
-                assert seat_values(state, weights) == cached
+            check()
             checked += 1
             state.pop()
         state.push(rng.choice(legal), check=False)

@@ -18,6 +18,8 @@ Terms, in points (the units of the scoring track):
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.board import BoardInfo
@@ -98,6 +100,7 @@ def clear_caches() -> None:
     _TERMS_CONTEXTS.clear()
     _NEAR.clear()
     _CASTLE_MASKS.clear()
+    _TURNS.clear()
 
 
 def _ring_masks(radius: int) -> list[int]:
@@ -224,61 +227,103 @@ def _board_terms(squares: list[int], info: BoardInfo, occupied: int, king_castle
     return float(points), king, potential
 
 
-class _Scoring:
-    """What every seat's terms in one position share: the board, the king's castle, level and bonus, the weights'
-    tables, and the number of that context in the cache's keys (one object per evaluation)."""
+class _Turn:
+    """What every evaluation of one turn's positions shares (a search evaluates thousands of them): the weights'
+    tables, the scorings still to come and the share of the game left, each seat's weight for its climbing
+    potential as each seat sees it, the king's bonus and level, and the number of each king's-castle context."""
 
-    __slots__ = ("info", "occupied", "king_castle", "king_level", "bonus", "ring_masks", "powers", "context", "near")
+    __slots__ = ("stacks", "rules", "weights", "scorings", "share", "reach_scorings", "reach_weights", "bonus",
+                 "king_level", "per_knights", "numbers", "near", "ring_masks", "powers")
 
-    def __init__(self, state: GameState, w: Weights, ring_masks: list[int], powers: list[float]) -> None:
-        info = self.info = state.info
+    def __init__(self, state: GameState, w: Weights) -> None:
+        self.stacks, self.rules, self.weights = state.phase_stacks, state.rules, w
+        _, self.powers, self.ring_masks, scorings_by_phase = _context(w)
         phase = state.phase if state.phase < 2 else 2
-        self.occupied = state.occupied
-        king_castle = self.king_castle = info.cid[state.king] if state.king >= 0 else -1
+        scorings = self.scorings = scorings_by_phase[phase]
+        self.share = turns_left_share(state)
+        n = state.n
+        # with ripe: the seats with no turn left before the coming scoring
+        done = [left == 0 for left in state.turns_before_scoring()] if w.ripe else [False] * n
+        self.reach_scorings = [scorings - w.ripe if done[s] else scorings for s in range(n)]
+        reach = w.reach
+        rivals_reach = reach * w.rival_reach
+        # by evaluating seat + 1 (0: nobody in particular)
+        self.reach_weights = [[reach] * n] + [[reach if s == seat else rivals_reach for s in range(n)]
+                                              for seat in range(n)]
         king_bonuses = state.rules.king_bonus
-        bonus = self.bonus = float(king_bonuses[phase]) if phase < len(king_bonuses) else 0.0
+        self.bonus = float(king_bonuses[phase]) if phase < len(king_bonuses) else 0.0
         self.king_level = phase + 1
-        self.ring_masks, self.powers = ring_masks, powers
-        context = (king_castle, phase + 1, bonus, w.radius, w.decay)
-        number = _TERMS_CONTEXTS.get(context)
-        if number is None:
-            if len(_TERMS_CONTEXTS) > 1000:  # (numbers are never reused while their entries live)
-                _TERMS_CONTEXTS.clear()
-                _SEAT_TERMS.clear()
-            number = _TERMS_CONTEXTS[context] = len(_TERMS_CONTEXTS)
-        self.context = number
-        if len(_SEAT_TERMS) > CACHE_LIMIT:
-            _SEAT_TERMS.clear()
+        self.per_knights = state.rules.knights_per_player
+        self.numbers: dict[int, int] = {}  # king's castle → context number
         near = _NEAR.get(w.radius)
-        if near is None or len(near) > CACHE_LIMIT:
+        if near is None:
             near = _NEAR[w.radius] = {}
         self.near = near
 
-    def board_terms(self, squares: list[int]) -> tuple[float, float, float]:
-        """A seat's castle points, king's bonus and climbing potential, from the cache when its knights, the
-        occupancy near them and the board are those of a position seen before."""
-        knights = tuple(squares)
-        near = self.near.get(knights)
-        if near is None:
-            near = 0
-            ring_masks = self.ring_masks
-            for sq in squares:
-                near |= ring_masks[sq] | 1 << sq
-            self.near[knights] = near
-        info = self.info
-        occupied = self.occupied & near
-        context = self.context
-        cached = _SEAT_TERMS.get((info, knights, occupied, context))
+    def number(self, king_castle: int) -> int:
+        """The number of the context (king's castle, the level and bonus it pays for, radius, decay) in
+        _SEAT_TERMS' keys."""
+        number = self.numbers.get(king_castle)
+        if number is None:
+            w = self.weights
+            context = (king_castle, self.king_level, self.bonus, w.radius, w.decay)
+            number = _TERMS_CONTEXTS.get(context)
+            if number is None:
+                if len(_TERMS_CONTEXTS) > 1000:
+                    _TERMS_CONTEXTS.clear()  # (the counter goes on: a number is never given to two contexts)
+                number = _TERMS_CONTEXTS[context] = next(_CONTEXT_NUMBERS)
+            self.numbers[king_castle] = number
+        return number
+
+
+#: (phase, round, the turn if in progress else -1, start player, players, id(phase stacks), id(rules),
+#: id(weights)) → _Turn; the entry holds the objects behind the ids and is checked against them
+_TURNS: dict[tuple[int, ...], _Turn] = {}
+_CONTEXT_NUMBERS = itertools.count()
+
+
+def _turn(state: GameState, w: Weights) -> _Turn:
+    stacks, rules = state.phase_stacks, state.rules
+    stage = state.stage
+    taken = state.turn if stage is Stage.TURN or stage is Stage.KEEP else -1
+    key = (state.phase, state.round, taken, state.start, state.n, id(stacks), id(rules), id(w))
+    turn = _TURNS.get(key)
+    if turn is None or turn.stacks is not stacks or turn.rules is not rules or turn.weights is not w:
+        if len(_TURNS) > 10_000:
+            _TURNS.clear()
+        turn = _TURNS[key] = _Turn(state, w)
+    return turn
+
+
+def _seat_board_terms(turn: _Turn, info: BoardInfo, occupied: int, king_castle: int, number: int,
+                      squares: list[int]) -> tuple[float, float, float]:
+    """A seat's castle points, king's bonus and climbing potential, from the cache when its knights, the
+    occupancy near them and the board are those of a position seen before."""
+    knights = tuple(squares)
+    near_table = turn.near
+    near = near_table.get(knights)
+    if near is None:
+        near = 0
+        ring_masks = turn.ring_masks
+        for sq in squares:
+            near |= ring_masks[sq] | 1 << sq
+        if len(near_table) > CACHE_LIMIT:
+            near_table.clear()
+        near_table[knights] = near
+    key = (info, knights, occupied & near, number)
+    cached = _SEAT_TERMS.get(key)
+    if cached is None:
+        grown = info.grown_from
+        if grown is not None and not _touched_by_block(info, *grown) & near:
+            # the block did not change what these knights see (castle numbers are kept across it)
+            cached = _SEAT_TERMS.get((grown[0], knights, occupied & near, number))
         if cached is None:
-            grown = info.grown_from
-            if grown is not None and not _touched_by_block(info, *grown) & near:
-                # the block did not change what these knights see (castle numbers are kept across it)
-                cached = _SEAT_TERMS.get((grown[0], knights, occupied, context))
-            if cached is None:
-                cached = _board_terms(squares, info, self.occupied, self.king_castle, self.king_level, self.bonus,
-                                      self.ring_masks, self.powers)
-            _SEAT_TERMS[info, knights, occupied, context] = cached
-        return cached
+            cached = _board_terms(squares, info, occupied, king_castle, turn.king_level, turn.bonus,
+                                  turn.ring_masks, turn.powers)
+        if len(_SEAT_TERMS) > CACHE_LIMIT:
+            _SEAT_TERMS.clear()
+        _SEAT_TERMS[key] = cached
+    return cached
 
 
 def _touched_by_block(info: BoardInfo, old: BoardInfo, sq: int) -> int:
@@ -308,27 +353,34 @@ def _master_terms(state: GameState, w: Weights) -> list[float]:
     return master
 
 
-def _position(state: GameState, w: Weights, ring_masks: list[int], powers: list[float]
-              ) -> tuple[_Scoring, list[float], int, int]:
-    """What both :func:`raw_terms` and :func:`seat_values` read first: the board terms' context, the master
-    bonuses, the knights per player, and the seat holding the cards it drew (-1: none)."""
-    current = state.current if len(state.drawn) > 0 and state.stage is Stage.KEEP else -1
-    return (_Scoring(state, w, ring_masks, powers), _master_terms(state, w), state.rules.knights_per_player,
-            current)
+_NO_MASTER = (0.0, 0.0, 0.0, 0.0)
+
+
+def _board_position(state: GameState, w: Weights) -> tuple[_Turn, list[tuple[float, float, float]], Sequence[float],
+                                                                  int]:
+    """What both :func:`raw_terms` and :func:`seat_values` read first: the turn's shared context, every seat's
+    board terms, the master bonuses, and the seat holding the cards it drew (-1: none)."""
+    turn = _turn(state, w)
+    info = state.info
+    king_castle = info.cid[state.king] if state.king >= 0 else -1
+    number = turn.number(king_castle)
+    occupied = state.occupied
+    boards = [_seat_board_terms(turn, info, occupied, king_castle, number, squares) for squares in state.knights]
+    master = _master_terms(state, w) if state.master_card >= 0 else _NO_MASTER
+    current = state.current if state.stage is Stage.KEEP and len(state.drawn) > 0 else -1
+    return turn, boards, master, current
 
 
 def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[float, float, float, float, float,
                                                                              float]]:
     """:class:`Terms` of every seat as plain tuples."""
     w = w.for_players(state.n)
-    _, powers, ring_masks, _ = _context(w)
-    scoring, master, per_knights, current = _position(state, w, ring_masks, powers)
-    out = []
-    for seat, (squares, hand) in enumerate(zip(state.knights, state.hands)):
-        points, king, potential = scoring.board_terms(squares)
-        cards = sum(hand) + (seat == current)
-        out.append((points, king, potential, float(cards), float(per_knights - len(squares)), master[seat]))
-    return out
+    turn, boards, master, current = _board_position(state, w)
+    per_knights = turn.per_knights
+    return [(points, king, potential, float(sum(hand) + (seat == current)), float(per_knights - len(squares)),
+             master[seat])
+            for seat, ((points, king, potential), squares, hand) in enumerate(zip(boards, state.knights,
+                                                                                   state.hands))]
 
 
 def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS, seat: int = -1) -> list[float]:
@@ -336,31 +388,29 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS, seat: int = -1) 
     as that seat sees them (the others' climbing potential × ``rival_reach``)."""
     if state.stage is Stage.OVER:
         return [float(s) for s in state.scores]
-    w = w.for_players(state.n)
-    _, powers, ring_masks, scorings_by_phase = _context(w)
-    scorings = scorings_by_phase[state.phase if state.phase < 2 else 2]
-    share = turns_left_share(state)
-    scoring, master, per_knights, current = _position(state, w, ring_masks, powers)
-    reach, king_weight, master_weight, card, reserve = w.reach, w.king, w.master, w.card, w.reserve
-    rivals_reach = reach * w.rival_reach if seat >= 0 else reach
-    # with ripe: the seats with no turn left before the coming scoring
-    done = [left == 0 for left in state.turns_before_scoring()] if w.ripe else [False] * state.n
+    if w.many is not None and state.n > 2:
+        w = w.many
+    turn, boards, master, current = _board_position(state, w)
+    scorings, share, per_knights = turn.scorings, turn.share, turn.per_knights
+    reach_weights, reach_scorings = turn.reach_weights[seat + 1 if seat >= 0 else 0], turn.reach_scorings
+    king_weight, master_weight, card, reserve = w.king, w.master, w.card, w.reserve
     values = []
-    for s, (score, squares, hand) in enumerate(zip(state.scores, state.knights, state.hands)):
-        castles, king_bonus, potential = scoring.board_terms(squares)
+    for s, ((castles, king_bonus, potential), score, squares, hand) in enumerate(zip(boards, state.scores,
+                                                                                       state.knights, state.hands)):
         cards = float(sum(hand) + (s == current))
         knights = float(per_knights - len(squares))
-        reach_weight = reach if s == seat or seat < 0 else rivals_reach
-        reach_scorings = scorings - w.ripe if done[s] else scorings
         # (the sum in the order it always had: tie-breaks between planned turns depend on the last bit)
         values.append(score + castles * scorings + master_weight * master[s] + king_weight * king_bonus
-                      + reach_weight * potential * reach_scorings + (card * cards + reserve * knights) * share)
+                      + reach_weights[s] * potential * reach_scorings[s] + (card * cards + reserve * knights) * share)
     return values
 
 
 def evaluate(state: GameState, seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
     """How good the position is for ``seat``: its projected points minus its rivals' (best and mean mixed)."""
-    return relative(seat_values(state, w, seat), seat, w)
+    values = seat_values(state, w, seat)
+    if len(values) == 2:
+        return values[seat] - values[1 - seat]
+    return relative(values, seat, w)
 
 
 def relative(values: list[float], seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
