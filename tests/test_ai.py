@@ -29,6 +29,7 @@ from torres.engine.actions import format_action
 from torres.engine.builder import build
 from torres.engine.rules import EDITIONS
 from torres.engine.state import Stage
+from torres.engine.view import SeatView
 
 #: Cheap settings of every kind of bot, so complete games stay fast.
 CHEAP = ["ismcts:iterations=2:candidates=2:width=1:sample=8", "greedy:width=1", "onestep", "greedy:width=3:budget=50"]
@@ -404,6 +405,33 @@ def test_a_deal_cut_short_by_the_clock_is_not_counted(monkeypatch: pytest.Monkey
     search.plan(state.view(state.current))
     assert len(calls) == 5  # four on the first deal, one on the second before the clock ran out
     assert search.stats.iterations == 4 and [v for _, v, _ in search.stats.candidates] == [1, 1, 1, 1]
+
+
+def test_the_look_ahead_chooses_a_turn_once_and_the_planner_finishes_it_after_a_draw(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    state = GameState(2, 11, Rules.for_edition("riogrande"))
+    spec = "lookahead:width=3:budget=200:reply_width=1:reply_budget=50:simulations=4"
+    bots = [make_bot(spec, 5), make_bot("greedy:width=2", 6)]
+    master = bots[0]
+    assert isinstance(master, LookaheadBot)
+    searched: list[tuple[int, int, int]] = []
+    planned: list[tuple[int, int, int]] = []
+    search, plan = master.search.plan, master.plan
+
+    def counted_search(view: SeatView) -> list[int]:
+        searched.append((view.phase, view.round, view.turn))
+        return search(view)
+
+    def counted_plan(view: SeatView) -> list[int]:
+        planned.append((view.phase, view.round, view.turn))
+        return plan(view)
+
+    monkeypatch.setattr(master.search, "plan", counted_search)
+    monkeypatch.setattr(master, "plan", counted_plan)
+    play(state, bots, limit=150)
+    assert len(searched) == len(set(searched)) and set(searched) == set(planned)  # one look-ahead per turn
+    assert len(planned) > len(searched)  # ... and re-plans after draws, by the planner
+    assert master.evaluations > 0
 
 
 def test_live_play_caps_planning_bots_by_the_clock_and_leaves_others_alone() -> None:

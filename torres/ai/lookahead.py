@@ -9,9 +9,10 @@ candidates meet on shared deals (common random numbers) and the worse half is dr
 (successive halving, :meth:`~torres.ai.mcts.ISMCTSBot._paired`), so the deal's luck does not decide. The search
 itself is :class:`~torres.ai.mcts.ISMCTSBot` with those settings; this class makes it a level: a
 :class:`~torres.ai.greedy.GreedyBot` (its planner settings, the live clock cap, hints) that plays the planner's own
-turn in games of more than ``players`` players, where the look-ahead was not measured. With ``seconds`` (live play),
-the planner stops by the clock as the greedy bot does, and no simulation starts after the clock has run out (a deal
-cut short is not counted).
+turn in games of more than ``players`` players, where the look-ahead was not measured. The look-ahead runs once per
+turn: after a card draw, the planner re-plans the rest of the turn with what is left of the turn's evaluation
+budget, as the expert does. With ``seconds`` (live play), the clock runs per turn: the planner stops by it as the
+greedy bot does, and no simulation starts after it has run out (a deal cut short is not counted).
 """
 
 from __future__ import annotations
@@ -43,5 +44,14 @@ class LookaheadBot(GreedyBot):
     def plan(self, view: SeatView) -> list[int]:
         if view.players > self.players:
             return super().plan(view)
-        self.search.deadline = time.perf_counter() + self.seconds if self.seconds else 0.0
-        return self.search.plan(view)
+        turn = (view.phase, view.round, view.turn)
+        if turn == self._turn:
+            # a re-plan after a card draw: the look-ahead chose the turn, the planner finishes it (with what is
+            # left of the turn's budget and clock) -- a second look-ahead would double the turn's thinking
+            return super().plan(view)
+        self._turn = turn
+        self._deadline = self.search.deadline = time.perf_counter() + self.seconds if self.seconds else 0.0
+        actions = self.search.plan(view)
+        self._spent = self.search.stats.evaluations
+        self.evaluations += self.search.stats.evaluations
+        return actions

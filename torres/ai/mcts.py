@@ -29,6 +29,7 @@ class SearchStats:
 
     iterations: int = 0
     seconds: float = 0.0
+    evaluations: int = 0  # of the root's beam
     candidates: list[tuple[list[int], int, float]] = field(default_factory=list)  # plan, visits, mean reward
 
 
@@ -94,7 +95,8 @@ class ISMCTSBot(TurnPlanningBot):
         plans = plan_turn(root, self.width, self.weights, top=self.candidates, budget=self.budget,
                           limit=self.budget * 3 // 2, deadline=self.deadline)
         if len(plans) == 1:
-            self.stats = SearchStats(0, time.perf_counter() - start, [(plans[0].actions, 0, 0.0)])
+            self.stats = SearchStats(0, time.perf_counter() - start, plans[0].evaluations,
+                                     [(plans[0].actions, 0, 0.0)])
             return plans[0].actions
         visits = [0] * len(plans)
         totals = [0.0] * len(plans)
@@ -121,7 +123,7 @@ class ISMCTSBot(TurnPlanningBot):
                 done += 1
             best = max(range(len(plans)), key=lambda j: (visits[j], totals[j] / max(1, visits[j])))
         self.simulations += done
-        self.stats = SearchStats(done, time.perf_counter() - start,
+        self.stats = SearchStats(done, time.perf_counter() - start, plans[0].evaluations,
                                  [(p.actions, visits[j], totals[j] / max(1, visits[j]))
                                   for j, p in enumerate(plans)])
         return plans[best].actions
