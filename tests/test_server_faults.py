@@ -30,9 +30,10 @@ from fastapi.testclient import TestClient
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from torres.engine import GameState
 from torres.engine.view import SeatView
 from torres.server.app import create_app
-from torres.server.bots import choose_in_worker
+from torres.server.bots import choose_in_worker, fallback_action
 from torres.server.protocol import Limits
 
 #: Scripted players act far faster than people (the flood limit has its own test).
@@ -454,6 +455,18 @@ class Seated:
 def bot_failures(caplog: pytest.LogCaptureFixture, game_id: str) -> list[logging.LogRecord]:
     return [r for r in caplog.records if r.name == "torres.server.bots" and r.levelno >= logging.WARNING
             and game_id in r.getMessage()]
+
+
+def test_the_bot_standing_in_for_a_broken_one_draws_afresh_at_every_action() -> None:
+    # Bot seed 33 is one whose first draw, repeated at every action, ended the broken seat's turns at once: it
+    # took 17 actions in this game instead of 60 to 100.
+    state, opponent = GameState(2, 1), random.Random(0)
+    while not state.is_over():
+        if state.current == 1:
+            state.push(fallback_action(33, state.view(1)))
+        else:
+            state.push(opponent.choice(list(state.legal_actions)))
+    assert sum(1 for seat in state.actors if seat == 1) > 50
 
 
 def test_a_bot_that_raises_is_replaced_by_a_simpler_one_and_its_game_goes_on(

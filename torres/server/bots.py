@@ -75,6 +75,13 @@ def hint_in_worker(view: SeatView, seed: int) -> tuple[list[str], str]:
     return actions, text
 
 
+def fallback_action(seed: int, view: SeatView) -> int:
+    """The :data:`FALLBACK_LEVEL` bot's action for a failed bot, seeded by the game's bot seed and the position:
+    one seed for every action would repeat one draw, and the draw that picks the last legal action (often the
+    turn's end) would then end every turn at once."""
+    return make_bot(FALLBACK_LEVEL, seed + len(view.history)).choose(view)
+
+
 class BotPool:
     """Worker processes for bots and hints; a game always goes to the same worker.
 
@@ -141,7 +148,7 @@ class BotPool:
         except Exception:  # the bot's own error: its worker is fine and is kept
             log.exception("bot %s of game %s seat %d failed; a %s bot plays instead", level, game_id, seat,
                           FALLBACK_LEVEL)
-        return make_bot(FALLBACK_LEVEL, seed).choose(view)
+        return fallback_action(seed, view)
 
     async def hint(self, game_id: str, view: SeatView, seed: int) -> tuple[list[str], str]:
         loop = asyncio.get_running_loop()
