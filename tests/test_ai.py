@@ -372,6 +372,28 @@ def test_the_masters_look_ahead_judges_the_planners_turns_on_shared_deals() -> N
     assert chosen == max((c for c in stats.candidates if c[1] == 3), key=lambda c: c[2])[0]
 
 
+def test_the_look_ahead_weighs_the_planners_own_judgement_of_a_turn_by_its_prior() -> None:
+    state = GameState(2, 5, Rules.from_text("riogrande"))
+    bots = [make_bot("greedy:width=1", s) for s in range(2)]
+    while state.stage is not Stage.TURN or (state.phase, state.round) != (1, 1):  # the second phase's first turn
+        state.push(bots[state.current].choose(state.view(state.current)))
+    view = state.view(state.current)
+    plans = plan_turn(view.determinize(random.Random(3)), EXPERT_WIDTH, MASTER_WEIGHTS, top=4, budget=EXPERT_BUDGET,
+                      limit=EXPERT_BUDGET * 3 // 2)
+    value = {tuple(p.actions): p.value for p in plans}
+    chosen: dict[int, list[int]] = {}
+    for prior in (0, 1000):
+        master = make_bot(f"lookahead:width=12:budget=4000:eval=master:prior={prior}", 3)
+        assert isinstance(master, LookaheadBot)
+        chosen[prior] = master.plan(view)
+        finalists = [c for c in master.search.stats.candidates if c[1] == 3]
+        if prior == 0:  # the simulations alone decide
+            assert chosen[0] == max(finalists, key=lambda c: c[2])[0]
+    # a prior that outweighs any simulation plays a turn the planner values most; here the simulations alone
+    # preferred a turn the planner valued less
+    assert value[tuple(chosen[1000])] == plans[0].value > value[tuple(chosen[0])]
+
+
 def test_a_clock_cap_stops_the_look_ahead_with_the_planners_turn() -> None:
     state, capped, turn = _master_turn("master:seconds=0.000001")
     assert capped.search.stats.iterations == 0

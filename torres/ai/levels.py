@@ -59,7 +59,7 @@ def _lookahead(seed: int, opts: dict[str, str]) -> Bot:
                         seconds=_float(opts, "seconds", 0.0), candidates=_int(opts, "candidates", 4),
                         simulations=_int(opts, "simulations", 8), reply_width=_int(opts, "reply_width", 4),
                         reply_budget=_int(opts, "reply_budget", 800), horizon=_int(opts, "horizon", 2),
-                        players=_int(opts, "players", 2))
+                        players=_int(opts, "players", 2), prior=_float(opts, "prior", 0.0))
 
 
 def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
@@ -69,7 +69,7 @@ def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
                      to_scoring=bool(_int(opts, "to_scoring", 0)), c=_float(opts, "c", 0.7),
                      paired=bool(_int(opts, "paired", 0)), sample=_int(opts, "sample", 24),
                      budget=_int(opts, "budget", 0), reply_budget=_int(opts, "reply_budget", 0),
-                     weights=_weights(opts))
+                     prior=_float(opts, "prior", 0.0), weights=_weights(opts))
 
 
 def _policy(seed: int, opts: dict[str, str]) -> Bot:

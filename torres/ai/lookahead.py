@@ -6,10 +6,13 @@ alone, the bot would favour turns that leave the rival little, since its own nex
 two-ply look-ahead lost in docs/strength.md). So every candidate is followed by two whole turns, the rival's and
 its own, each planned by the width-4 planner with an evaluation budget, and scored by the evaluation. The
 candidates meet on shared deals (common random numbers) and the worse half is dropped after each deal
-(successive halving, :meth:`~torres.ai.mcts.ISMCTSBot._paired`), so the deal's luck does not decide. The search
+(successive halving, :meth:`~torres.ai.mcts.ISMCTSBot._paired`), so the deal's luck does not decide. A turn's
+score is its simulations' mean plus ``prior`` times its own evaluation as the planner found it (on the same
+``tanh`` scale): the simulated turns that follow are a model of the game, and the planner's own judgement of the
+turn hedges against its errors (docs/strength.md measures it). The search
 itself is :class:`~torres.ai.mcts.ISMCTSBot` with those settings; this class makes it a level: a
 :class:`~torres.ai.greedy.GreedyBot` (its planner settings, the live clock cap, hints) that plays the planner's own
-turn in games of more than ``players`` players, where the look-ahead was not measured. The look-ahead runs once per
+turn in games of more than ``players`` players, where the look-ahead did not pay. The look-ahead runs once per
 turn: after a card draw, the planner re-plans the rest of the turn with what is left of the turn's evaluation
 budget, as the expert does. With ``seconds`` (live play), the clock runs per turn: the planner stops by it as the
 greedy bot does, and no simulation starts after it has run out (a deal cut short is not counted).
@@ -27,18 +30,19 @@ from .mcts import ISMCTSBot
 
 class LookaheadBot(GreedyBot):
     """The planner's best ``candidates`` turns, each followed by the next ``horizon`` turns on shared deals
-    (successive halving, ``simulations`` in all); the best on average is played."""
+    (successive halving, ``simulations`` in all); the best on average is played, its own evaluation counted
+    ``prior`` times beside the simulations' mean."""
 
     name = "lookahead"
 
     def __init__(self, seed: int = 0, width: int = 12, weights: Weights = DEFAULT_WEIGHTS, budget: int = 4000,
                  seconds: float = 0.0, candidates: int = 4, simulations: int = 8, reply_width: int = 4,
-                 reply_budget: int = 800, horizon: int = 2, players: int = 2) -> None:
+                 reply_budget: int = 800, horizon: int = 2, players: int = 2, prior: float = 0.0) -> None:
         super().__init__(seed, width=width, weights=weights, budget=budget, seconds=seconds)
         self.players = players
         self.search = ISMCTSBot(seed, iterations=simulations, candidates=candidates, width=width,
                                 reply_width=reply_width, horizon=horizon, weights=weights, paired=True, sample=0,
-                                budget=budget, reply_budget=reply_budget)
+                                budget=budget, reply_budget=reply_budget, prior=prior)
         self.search.rng = self.rng  # one stream for the search and the decisions outside turns
 
     def plan(self, view: SeatView) -> list[int]:

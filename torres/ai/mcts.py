@@ -67,7 +67,8 @@ class ISMCTSBot(TurnPlanningBot):
     def __init__(self, seed: int = 0, iterations: int = 0, seconds: float = 1.0, candidates: int = 6,
                  width: int = 6, reply_width: int = 1, horizon: int = 1, to_scoring: bool = False,
                  c: float = 0.7, scale: float = 25.0, weights: Weights = DEFAULT_WEIGHTS,
-                 paired: bool = False, sample: int = 24, budget: int = 0, reply_budget: int = 0) -> None:
+                 paired: bool = False, sample: int = 24, budget: int = 0, reply_budget: int = 0,
+                 prior: float = 0.0) -> None:
         super().__init__(seed)
         self.iterations = iterations  # > 0: a fixed number of iterations (deterministic); else the time budget
         self.seconds = seconds
@@ -84,6 +85,8 @@ class ISMCTSBot(TurnPlanningBot):
         # evaluations (soft, as the greedy bot's; 0: no limit) of the root's beam and of each simulated turn
         self.budget = budget
         self.reply_budget = reply_budget
+        # (paired only) the weight of a turn's own evaluation, as the root's beam found it, beside its simulations'
+        self.prior = prior
         # a clock time (time.perf_counter()) after which no new simulation starts (0: none; live play only)
         self.deadline = 0.0
         self.stats = SearchStats()
@@ -132,10 +135,15 @@ class ISMCTSBot(TurnPlanningBot):
                 start: float) -> tuple[int, int]:
         """Successive halving with common random numbers: every surviving turn is played on the same
         determinizations, so the comparison between turns is not drowned by the luck of the deal; after each
-        round the worse half is dropped (down to two). Rounds go on until the budget is spent."""
+        round the worse half is dropped (down to two). Rounds go on until the budget is spent. A turn's score is
+        its simulations' mean plus ``prior`` times its own value as the root's beam found it, on the same scale."""
         alive = list(range(len(plans)))
         done = 0
         deadline = self.deadline
+
+        def score(j: int) -> float:
+            return totals[j] / visits[j] + self.prior * math.tanh(plans[j].value / self.scale)
+
         while True:
             if self.iterations > 0 and done + len(alive) > self.iterations and done >= len(plans):
                 break
@@ -154,13 +162,13 @@ class ISMCTSBot(TurnPlanningBot):
                 totals[i] += reward
                 done += 1
             if len(alive) > 2:
-                alive.sort(key=lambda j: -totals[j] / visits[j])
+                alive.sort(key=lambda j: -score(j))
                 alive = alive[:max(2, (len(alive) + 1) // 2)]
             if self.iterations > 0 and done >= self.iterations:
                 break
         if not done:  # (out of time before a whole round: the planner's best)
             return 0, 0
-        return done, max(alive, key=lambda j: totals[j] / visits[j])
+        return done, max(alive, key=score)
 
     def simulate(self, state: GameState, plan: Plan, seat: int) -> float:
         phase = state.phase
