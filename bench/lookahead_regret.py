@@ -28,6 +28,7 @@ from typing import Callable
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from torres.ai.base import make_bot  # noqa: E402
+from torres.ai.collector import tune_for_search  # noqa: E402
 from torres.ai.lookahead import LookaheadBot  # noqa: E402
 from torres.ai.mcts import ISMCTSBot  # noqa: E402
 from torres.ai.planner import Plan, plan_turn  # noqa: E402
@@ -120,4 +121,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    tune_for_search()
     main()

@@ -8,11 +8,15 @@ at the first call and re-plan after a card draw), measured with the CPU-time clo
 it. One process, one core; the seats alternate between games. Prints the median, the 90th and 99th percentiles and
 the slowest turns, with the position of the slowest one so that it can be looked at (``torres hint
 --position``).
+
+The process runs with the collector thresholds every searching process of torres uses
+(:mod:`torres.ai.collector`); ``--default-gc`` keeps Python's defaults, to measure what they cost.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import statistics
 import sys
 import time
@@ -21,6 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from torres.ai.base import make_bot  # noqa: E402
+from torres.ai.collector import tune_for_search  # noqa: E402
 from torres.engine import GameState, Rules  # noqa: E402
 from torres.engine.state import Stage  # noqa: E402
 
@@ -64,7 +69,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--default-gc", action="store_true", help="keep Python's garbage-collector thresholds")
     args = parser.parse_args()
+    if not args.default_gc:
+        tune_for_search()
     times = turn_times(args.bot, args.against, args.games, args.seed, args.players)
     cpu = sorted(t[0] for t in times)
     wall = sorted(t[1] for t in times)
@@ -72,7 +80,8 @@ def main() -> None:
     def pct(values: list[float], p: float) -> float:
         return values[min(len(values) - 1, int(p * len(values)))]
 
-    print(f"{args.bot} against {args.against}: {len(times)} turns in {args.games} games ({args.players} players)")
+    print(f"{args.bot} against {args.against}: {len(times)} turns in {args.games} games ({args.players} players), "
+          f"collector thresholds {gc.get_threshold()}")
     for name, values in (("CPU", cpu), ("wall", wall)):
         print(f"  {name:>4} s/turn: median {statistics.median(values):.3f}, p90 {pct(values, 0.9):.3f}, "
               f"p99 {pct(values, 0.99):.3f}, slowest {values[-1]:.3f} (next {', '.join(f'{v:.2f}' for v in values[-4:-1])})")

@@ -33,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from torres.ai.base import make_bot  # noqa: E402
+from torres.ai.collector import tune_for_search  # noqa: E402
 from torres.engine import GameState, Rules  # noqa: E402
 
 #: name:start:c:lowest allowed value, where c is the size of a perturbation; the start is the first master's
@@ -133,4 +134,5 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
+    tune_for_search()  # (the forked workers inherit it)
     main()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import socket
 import subprocess
@@ -73,6 +74,15 @@ class ServerProcess:
             self.process.kill()
             self.process.wait()
         self.process = None
+
+
+@pytest.fixture(autouse=True)
+def collector_thresholds() -> Iterator[None]:
+    """Commands that search raise the process's garbage-collector thresholds (torres.ai.collector); a test that
+    runs one in-process must not leave them changed for the tests after it."""
+    thresholds = gc.get_threshold()
+    yield
+    gc.set_threshold(*thresholds)
 
 
 @pytest.fixture

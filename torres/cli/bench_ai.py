@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..ai.base import make_bot
+from ..ai.collector import tune_for_search
 from ..ai.evaluate import clear_caches as clear_evaluation_caches, evaluate
 from ..ai.greedy import GreedyBot
 from ..ai.lookahead import LookaheadBot
@@ -116,6 +117,7 @@ def bench_ai(
     seed: int = typer.Option(0, help="Seed of the sample games"),
 ) -> None:
     """Median speed of the bots: evaluations/s (whole-turn planners) and simulations/s (search bots)."""
+    tune_for_search()
     console = Console(width=max(110, Console().width))
     rows = bench(positions, players, edition, seed=seed)
     table = Table(title=f"bot speed, medians over {positions} positions ({players} players, {edition})")

@@ -9,6 +9,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from ..ai.collector import tune_for_search
 from ..ai.hint import hint as compute_hint
 from ..engine.state import GameState
 from .app import app
@@ -43,6 +44,7 @@ def hint(
     seed: int = typer.Option(0, help="Seed of the search"),
 ) -> None:
     """Suggest the best turn for the seat to act, as the strongest bot sees it from that seat's view."""
+    tune_for_search()
     console = Console()
     try:
         state = load_state(file, position, upto)

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 from rich.prompt import Confirm, IntPrompt, Prompt
 
+from ..ai.collector import tune_for_search
 from ..engine.rules import EDITIONS, Rules
 from ..engine.state import GameState
 from ..tui.render import EDITION_NAMES, PLAYER_COLOUR_NAMES, knight_mark
@@ -103,6 +104,7 @@ def play(
 ) -> None:
     """Play Torres at this terminal against bots or friends (hot-seat). Choices the flags leave open are asked
     for (with --edition, nothing about the rules is asked)."""
+    tune_for_search()
     console = Console()
     ask = _interactive()
     try:  # every flag is checked before the first question
@@ -171,6 +173,7 @@ def demo(
     cards: CardsOption = None,
 ) -> None:
     """Watch bots play a whole game of Torres, the board redrawn after every turn."""
+    tune_for_search()
     try:
         rules = rules_from_options(edition, master, cards)
     except ValueError as exc:

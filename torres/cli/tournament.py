@@ -18,6 +18,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..ai.base import make_bot
+from ..ai.collector import tune_for_search
 from ..engine.rules import Rules
 from ..engine.state import GameState
 from .app import app
@@ -184,6 +185,7 @@ def tournament(
     json_out: Optional[str] = typer.Option(None, "--json", help="Also write the results as JSON to this file"),
 ) -> None:
     """Play seeded games between bots with seats rotated; print win rates, scores, speed and ratings."""
+    tune_for_search()  # (forked workers inherit it)
     console = Console(width=max(100, Console().width))
     names = [b.strip() for b in bots.split(",") if b.strip()]
     command = "torres tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else ""

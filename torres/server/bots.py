@@ -19,6 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Callable
 
 from ..ai.base import Bot, make_bot
+from ..ai.collector import tune_for_search
 from ..ai.greedy import GreedyBot
 from ..engine.view import SeatView
 from .bus import LocalBus
@@ -104,7 +105,7 @@ class BotPool:
         slot = self._slot(game_id)
         executor = self._executors[slot]
         if executor is None:
-            executor = ProcessPoolExecutor(max_workers=1, mp_context=self._context)
+            executor = ProcessPoolExecutor(max_workers=1, mp_context=self._context, initializer=tune_for_search)
             self._executors[slot] = executor
         return executor
 
