@@ -1,9 +1,9 @@
 """The garbage collector's thresholds for a process that searches.
 
 A search allocates containers by the million (states, plans, cache keys) while the evaluation's caches keep a few
-hundred thousand alive. With the default thresholds (700, 10, 10) the collector ran about 1,500 collections a game,
-70 of them full ones over everything the caches hold: a third of the master's thinking time, and most of its
-slowest turns (docs/strength.md, "The garbage collector"). Reference counting frees a search's garbage all the
+hundred thousand alive. With the default thresholds (700, 10, 10) the collector ran about 1,600 collections a game,
+7 of them full ones over everything the caches hold: a fifth of the master's median turn and a third of its
+slowest ones (docs/strength.md, "The garbage collector"). Reference counting frees a search's garbage all the
 same: the collector is there for reference cycles, which the engine and the bots hardly make (10 games with the
 collector off peaked at the same memory as with it on).
 
