@@ -148,7 +148,7 @@ def run_tournament(bots: list[str], games: int, players: int, rules_text: str, s
                 progress.advance(task_id)
     else:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
-        with ctx.Pool(jobs) as pool:
+        with ctx.Pool(jobs, initializer=tune_for_search) as pool:  # (spawned workers do not inherit it)
             for res in pool.imap_unordered(_run, tasks):
                 results.append(res)
                 if progress is not None and task_id is not None:
@@ -185,7 +185,7 @@ def tournament(
     json_out: Optional[str] = typer.Option(None, "--json", help="Also write the results as JSON to this file"),
 ) -> None:
     """Play seeded games between bots with seats rotated; print win rates, scores, speed and ratings."""
-    tune_for_search()  # (forked workers inherit it)
+    tune_for_search()
     console = Console(width=max(100, Console().width))
     names = [b.strip() for b in bots.split(",") if b.strip()]
     command = "torres tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else ""
