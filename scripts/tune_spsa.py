@@ -5,15 +5,16 @@
 
 Every iteration draws a random sign for each weight, builds two bots whose weights differ by ±c in every weight at
 once, and lets them play ``jobs`` pairs of games; a pair is one deal played twice with the seats swapped, so the
-deal's luck cancels. The result ``r`` is the mean over the games of tanh(score difference / 20) (a smooth win,
-with the score margin breaking the many near-ties); each weight moves by a·r / (2c·sign), in units of its own c.
+deal's luck cancels. The result ``r`` is the mean over the games of tanh(score difference / ``--scale``), 20 by
+default: a smooth win, with the score margin breaking the many near-ties; a smaller scale is closer to a plain
+win. Each weight moves by a·r / (2c·sign), in units of its own c.
 Gains a and c shrink as in Spall (1998) (exponents 0.602 and 0.101). One line of JSON per iteration goes to
 ``--out``; the line holds the weights after it and their running mean over the second half of the run (Polyak
 averaging: the mean is the estimate to test, the last point is noisier). Seeds fix the deals, the bots and the
 signs, so a run replays exactly (bots use evaluation budgets, not clocks).
 
 With ``--field SPEC`` the two bots do not meet: each plays the same deal from the same seat against ``players - 1``
-copies of SPEC (the seat moves from pair to pair), and ``r`` is half the difference of tanh(margin / 20), the
+copies of SPEC (the seat moves from pair to pair), and ``r`` is half the difference of tanh(margin / scale), the
 margin being the bot's score minus the best other score (a way to tune 3–4-player weights).
 
 The weights found are a candidate only: keep them if a seeded match at the level's width says they win.
@@ -94,6 +95,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rules", default="riogrande")
     parser.add_argument("--field", default="", help="tune against this bot in the other seats (default: ± meet)")
     parser.add_argument("--players", type=int, default=2, help="players per game (with --field)")
+    parser.add_argument("--scale", type=float, default=20.0,
+                        help="the margin that counts tanh(1) = 0.76 of a win (smaller: closer to a plain win)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
 
@@ -117,9 +120,9 @@ def main(argv: list[str] | None = None) -> None:
             pairs = pool.map(play_pair, tasks)
             margins = [m for pair in pairs for m in pair]
             if args.field:
-                r = sum(math.tanh(p / 20) - math.tanh(m / 20) for p, m in pairs) / (2 * len(pairs))
+                r = sum(math.tanh(p / args.scale) - math.tanh(m / args.scale) for p, m in pairs) / (2 * len(pairs))
             else:
-                r = sum(math.tanh(m / 20) for m in margins) / len(margins)
+                r = sum(math.tanh(m / args.scale) for m in margins) / len(margins)
             for n in names:
                 step = ak * r / (2 * ck * signs[n]) * params[n][1]
                 theta[n] = max(params[n][2], theta[n] + step)

@@ -4,11 +4,13 @@ command gives the same positions, and its fits run on them."""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = [sys.executable, str(ROOT / "scripts" / "learn_eval.py")]
@@ -58,3 +60,19 @@ def test_the_weight_tuning_script_is_reproducible(tmp_path: Path) -> None:
             assert step * first["r"] * first["signs"][name] >= 0
             assert step or abs(first["r"]) < 0.01  # (the log rounds the weights to 4 decimals)
         assert rows[-1]["mean"] == rows[-1]["theta"]  # the mean runs over the second half: here the last step
+        for row in rows:  # the result: a smoothed win, on a scale of 20 points of margin
+            if extra:  # the bots' margins against the field, on one deal
+                plus, minus = row["margins"]
+                assert row["r"] == pytest.approx((math.tanh(plus / 20) - math.tanh(minus / 20)) / 2, abs=1e-4)
+            else:
+                assert row["r"] == pytest.approx(sum(math.tanh(m / 20) for m in row["margins"]) / 2, abs=1e-4)
+
+
+def test_the_weight_tuning_script_smooths_the_margin_on_the_scale_asked(tmp_path: Path) -> None:
+    out = tmp_path / "spsa.jsonl"
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "tune_spsa.py"), "--iterations", "1", "--jobs", "1",
+                    "--seed", "5", "--base", "greedy:width=1", "--params", "later:0.6:0.1:0", "--scale", "4",
+                    "--out", str(out)], check=True, capture_output=True)
+    row = json.loads(out.read_text())
+    assert any(row["margins"])
+    assert row["r"] == pytest.approx(sum(math.tanh(m / 4) for m in row["margins"]) / 2, abs=1e-4)
