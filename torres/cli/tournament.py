@@ -88,6 +88,7 @@ class Summary:
     slowest: list[float] = field(default_factory=list)
     mu: list[float] = field(default_factory=list)
     sigma: list[float] = field(default_factory=list)
+    results: list[GameResult] = field(default_factory=list)  # by game number
 
     def to_json(self) -> dict[str, Any]:
         rows = []
@@ -99,7 +100,10 @@ class Summary:
                 "seconds_per_turn": self.seconds[i] / max(1, self.turns[i]), "slowest_turn": self.slowest[i],
                 "mu": self.mu[i], "sigma": self.sigma[i], "ordinal": self.mu[i] - 3 * self.sigma[i],
             })
-        return {"games": self.games, "bots": rows}
+        # each game's seats and scores, so that two runs on the same seed can be compared deal by deal
+        # (bench/paired.py): game g is the same deal in every run with the same seed
+        played = [{"game": r.game, "entries": r.entries, "scores": r.scores} for r in self.results]
+        return {"games": self.games, "bots": rows, "results": played}
 
 
 def summarize(bots: list[str], results: list[GameResult]) -> Summary:
@@ -110,7 +114,8 @@ def summarize(bots: list[str], results: list[GameResult]) -> Summary:
     s = Summary(labels, len(results), [0.0] * k, [0.0] * k, [0.0] * k, [0] * k, [0.0] * k)
     model = PlackettLuce()
     ratings = [model.rating(name=label) for label in labels]
-    for r in sorted(results, key=lambda r: r.game):
+    s.results = sorted(results, key=lambda r: r.game)
+    for r in s.results:
         best = max(r.scores)
         top = [seat for seat, sc in enumerate(r.scores) if sc == best]
         for seat, entry in enumerate(r.entries):

@@ -1,0 +1,92 @@
+"""Two tournament runs on the same seed, compared deal by deal.
+
+Game ``g`` of ``torres tournament --seed S`` is the same deal (the same shuffles, the same seats) in every run with
+that seed, so a variant and the bot it would replace, each played against the same opponent, can be compared game
+by game: the paired difference of their results has a smaller error than the difference of two independent win
+rates when the deal's luck carries over from one run to the other. Both files come from ``--json``; the bot under
+comparison is entry ``--entry`` (0: the first of ``--bots``) in both.
+
+    .venv/bin/python bench/paired.py /tmp/variant.json /tmp/master.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass
+class Paired:
+    games: int
+    win_rate: tuple[float, float]  # the entry's in each run, over the games both runs played
+    difference: float  # first minus second
+    half_width: float  # of the difference's 95% interval, from the per-game differences
+    independent_half_width: float  # ... as if the two runs were on different deals
+    only_first: int  # games the entry won in the first run and lost in the second
+    only_second: int
+    margin: tuple[float, float]  # the entry's mean score minus the best rival's, in each run
+    margin_half_width: float
+
+
+def outcomes(data: dict[str, Any], entry: int) -> dict[int, tuple[float, float]]:
+    """Game number → (the entry's result: 1 a win, a share of a tie, 0 a loss; its margin over the best rival)."""
+    out: dict[int, tuple[float, float]] = {}
+    for game in data["results"]:
+        seat = game["entries"].index(entry)
+        scores = game["scores"]
+        best = max(scores)
+        tied = scores.count(best)
+        rivals = max(sc for s, sc in enumerate(scores) if s != seat)
+        out[game["game"]] = (1.0 / tied if scores[seat] == best else 0.0, float(scores[seat] - rivals))
+    return out
+
+
+def compare(first: dict[str, Any], second: dict[str, Any], entry: int = 0) -> Paired:
+    for key in ("seed", "players", "edition"):
+        if first.get(key) != second.get(key):
+            raise ValueError(f"the runs differ in {key} ({first.get(key)!r} vs {second.get(key)!r}): not the same deals")
+    a, b = outcomes(first, entry), outcomes(second, entry)
+    games = sorted(set(a) & set(b))
+    if len(games) < 2:
+        raise ValueError("fewer than two games in common")
+    n = len(games)
+    wins_a, wins_b = [a[g][0] for g in games], [b[g][0] for g in games]
+    diffs = [x - y for x, y in zip(wins_a, wins_b)]
+    margin_diffs = [a[g][1] - b[g][1] for g in games]
+    p, q = statistics.fmean(wins_a), statistics.fmean(wins_b)
+    return Paired(
+        games=n, win_rate=(p, q), difference=p - q,
+        half_width=1.96 * statistics.stdev(diffs) / math.sqrt(n),
+        independent_half_width=1.96 * math.sqrt((p * (1 - p) + q * (1 - q)) / n),
+        only_first=sum(1 for x, y in zip(wins_a, wins_b) if x == 1 and y == 0),
+        only_second=sum(1 for x, y in zip(wins_a, wins_b) if x == 0 and y == 1),
+        margin=(statistics.fmean(a[g][1] for g in games), statistics.fmean(b[g][1] for g in games)),
+        margin_half_width=1.96 * statistics.stdev(margin_diffs) / math.sqrt(n),
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("first", help="tournament --json of the variant")
+    parser.add_argument("second", help="tournament --json of the bot it is compared with, on the same seed")
+    parser.add_argument("--entry", type=int, default=0, help="the compared bot's place in --bots (default 0)")
+    args = parser.parse_args(argv)
+    with open(args.first) as fh:
+        first = json.load(fh)
+    with open(args.second) as fh:
+        second = json.load(fh)
+    r = compare(first, second, args.entry)
+    print(f"{r.games} games on the same deals")
+    print(f"win rate: {r.win_rate[0]:.1%} vs {r.win_rate[1]:.1%}, difference {r.difference:+.1%} "
+          f"± {r.half_width:.1%} paired (± {r.independent_half_width:.1%} if the deals were independent)")
+    print(f"games won only in the first run: {r.only_first}, only in the second: {r.only_second}")
+    print(f"margin over the best rival: {r.margin[0]:+.1f} vs {r.margin[1]:+.1f}, difference "
+          f"{r.margin[0] - r.margin[1]:+.1f} ± {r.margin_half_width:.1f}")
+
+
+if __name__ == "__main__":
+    main()

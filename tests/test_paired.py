@@ -1,0 +1,68 @@
+"""Tournament runs on one seed compared deal by deal (bench/paired.py) and the per-game results it reads."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import torres.cli.hint  # noqa: F401  (a second command, so that `tournament` is named as a subcommand)
+from torres.cli.app import app
+from torres.cli.tournament import play_game
+
+_spec = importlib.util.spec_from_file_location("paired", Path(__file__).parent.parent / "bench" / "paired.py")
+assert _spec is not None and _spec.loader is not None
+paired = sys.modules["paired"] = importlib.util.module_from_spec(_spec)  # (its dataclass looks it up)
+_spec.loader.exec_module(paired)
+
+
+def _run(tmp_path: Path, bots: str, name: str, seed: int = 4) -> dict:
+    out = tmp_path / name
+    result = CliRunner().invoke(app, ["tournament", "--bots", bots, "--games", "6", "--seed", str(seed),
+                                      "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    return json.loads(out.read_text())
+
+
+def test_the_tournament_json_holds_every_game_as_played(tmp_path: Path) -> None:
+    data = _run(tmp_path, "random,onestep", "a.json")
+    assert [g["game"] for g in data["results"]] == list(range(6))
+    for g in data["results"]:
+        replay = play_game(["random", "onestep"], g["game"], 2, data["edition"], 4)
+        assert (g["entries"], g["scores"]) == (replay.entries, replay.scores)
+
+
+def test_the_same_run_twice_differs_by_nothing(tmp_path: Path) -> None:
+    first, second = _run(tmp_path, "random,random", "a.json"), _run(tmp_path, "random,random", "b.json")
+    r = paired.compare(first, second)
+    assert r.games == 6 and r.difference == 0 and r.half_width == 0 and r.only_first == r.only_second == 0
+    assert 0 < r.win_rate[0] == r.win_rate[1] < 1 and r.margin[0] == r.margin[1]
+    assert r.independent_half_width > 0  # what two independent runs would leave open
+
+
+def test_a_paired_comparison_counts_the_games_each_run_alone_won() -> None:
+    def run(scores: list[list[int]]) -> dict:
+        return {"seed": 1, "players": 2, "edition": "riogrande",
+                "results": [{"game": g, "entries": [g % 2, 1 - g % 2], "scores": s} for g, s in enumerate(scores)]}
+
+    # entry 0 sits at seat 0 in even games, at seat 1 in odd ones
+    first = run([[30, 20], [20, 30], [10, 20], [15, 15]])  # won, won, lost, tied
+    second = run([[10, 20], [20, 30], [30, 20], [25, 15]])  # lost, won, won, lost
+    r = paired.compare(first, second)
+    assert r.win_rate == (pytest.approx(2.5 / 4), pytest.approx(2 / 4))
+    assert (r.only_first, r.only_second) == (1, 1)  # the tie is neither
+    assert r.margin == (pytest.approx((10 + 10 - 10 + 0) / 4), pytest.approx((-10 + 10 + 10 - 10) / 4))
+    with pytest.raises(ValueError, match="seed"):
+        paired.compare(first, {**second, "seed": 2})
+
+
+def test_the_paired_script_prints_the_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _run(tmp_path, "random,onestep", "a.json")
+    _run(tmp_path, "onestep,random", "b.json")
+    paired.main([str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--entry", "1"])
+    out = capsys.readouterr().out
+    assert "6 games on the same deals" in out and "paired" in out and "margin over the best rival" in out
