@@ -30,19 +30,29 @@ class Paired:
     only_second: int
     margin: tuple[float, float]  # the entry's mean score minus the best rival's, in each run
     margin_half_width: float
+    phase_margins: tuple[list[float], list[float]]  # the mean margin after each phase's scoring, in each run
 
 
-def outcomes(data: dict[str, Any], entry: int) -> dict[int, tuple[float, float]]:
-    """Game number → (the entry's result: 1 a win, a share of a tie, 0 a loss; its margin over the best rival)."""
-    out: dict[int, tuple[float, float]] = {}
+def _margin(scores: list[int], seat: int) -> float:
+    return float(scores[seat] - max(sc for s, sc in enumerate(scores) if s != seat))
+
+
+def outcomes(data: dict[str, Any], entry: int) -> dict[int, tuple[float, float, list[float]]]:
+    """Game number → (the entry's result: 1 a win, a share of a tie, 0 a loss; its margin over the best rival;
+    that margin after each phase's scoring)."""
+    out: dict[int, tuple[float, float, list[float]]] = {}
     for game in data["results"]:
         seat = game["entries"].index(entry)
         scores = game["scores"]
         best = max(scores)
-        tied = scores.count(best)
-        rivals = max(sc for s, sc in enumerate(scores) if s != seat)
-        out[game["game"]] = (1.0 / tied if scores[seat] == best else 0.0, float(scores[seat] - rivals))
+        won = 1.0 / scores.count(best) if scores[seat] == best else 0.0
+        out[game["game"]] = (won, _margin(scores, seat), [_margin(after, seat) for after in game.get("phases", [])])
     return out
+
+
+def _phase_means(runs: dict[int, tuple[float, float, list[float]]], games: list[int]) -> list[float]:
+    phases = min(len(runs[g][2]) for g in games)
+    return [statistics.fmean(runs[g][2][k] for g in games) for k in range(phases)]
 
 
 def compare(first: dict[str, Any], second: dict[str, Any], entry: int = 0) -> Paired:
@@ -66,6 +76,7 @@ def compare(first: dict[str, Any], second: dict[str, Any], entry: int = 0) -> Pa
         only_second=sum(1 for x, y in zip(wins_a, wins_b) if x == 0 and y == 1),
         margin=(statistics.fmean(a[g][1] for g in games), statistics.fmean(b[g][1] for g in games)),
         margin_half_width=1.96 * statistics.stdev(margin_diffs) / math.sqrt(n),
+        phase_margins=(_phase_means(a, games), _phase_means(b, games)),
     )
 
 
@@ -86,6 +97,8 @@ def main(argv: list[str] | None = None) -> None:
     print(f"games won only in the first run: {r.only_first}, only in the second: {r.only_second}")
     print(f"margin over the best rival: {r.margin[0]:+.1f} vs {r.margin[1]:+.1f}, difference "
           f"{r.margin[0] - r.margin[1]:+.1f} ± {r.margin_half_width:.1f}")
+    for k, (x, y) in enumerate(zip(*r.phase_margins)):
+        print(f"  after phase {k + 1}'s scoring: {x:+.1f} vs {y:+.1f}")
 
 
 if __name__ == "__main__":

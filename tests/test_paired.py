@@ -33,7 +33,8 @@ def test_the_tournament_json_holds_every_game_as_played(tmp_path: Path) -> None:
     assert [g["game"] for g in data["results"]] == list(range(6))
     for g in data["results"]:
         replay = play_game(["random", "onestep"], g["game"], 2, data["edition"], 4)
-        assert (g["entries"], g["scores"]) == (replay.entries, replay.scores)
+        assert (g["entries"], g["scores"], g["phases"]) == (replay.entries, replay.scores, replay.phases)
+        assert len(g["phases"]) == 3 and g["phases"][-1] == g["scores"]  # the last scoring ends the game
 
 
 def test_the_same_run_twice_differs_by_nothing(tmp_path: Path) -> None:
@@ -47,7 +48,8 @@ def test_the_same_run_twice_differs_by_nothing(tmp_path: Path) -> None:
 def test_a_paired_comparison_counts_the_games_each_run_alone_won() -> None:
     def run(scores: list[list[int]]) -> dict:
         return {"seed": 1, "players": 2, "edition": "riogrande",
-                "results": [{"game": g, "entries": [g % 2, 1 - g % 2], "scores": s} for g, s in enumerate(scores)]}
+                "results": [{"game": g, "entries": [g % 2, 1 - g % 2], "scores": s, "phases": [[0, s[1]], s]}
+                            for g, s in enumerate(scores)]}
 
     # entry 0 sits at seat 0 in even games, at seat 1 in odd ones
     first = run([[30, 20], [20, 30], [10, 20], [15, 15]])  # won, won, lost, tied
@@ -56,6 +58,8 @@ def test_a_paired_comparison_counts_the_games_each_run_alone_won() -> None:
     assert r.win_rate == (pytest.approx(2.5 / 4), pytest.approx(2 / 4))
     assert (r.only_first, r.only_second) == (1, 1)  # the tie is neither
     assert r.margin == (pytest.approx((10 + 10 - 10 + 0) / 4), pytest.approx((-10 + 10 + 10 - 10) / 4))
+    # after the first scoring seat 0 had nothing and seat 1 its final score: entry 0 behind in even games, ahead in odd
+    assert r.phase_margins[0] == [pytest.approx((-20 + 30 - 20 + 15) / 4), pytest.approx(r.margin[0])]
     with pytest.raises(ValueError, match="seed"):
         paired.compare(first, {**second, "seed": 2})
 
@@ -66,3 +70,4 @@ def test_the_paired_script_prints_the_comparison(tmp_path: Path, capsys: pytest.
     paired.main([str(tmp_path / "a.json"), str(tmp_path / "b.json"), "--entry", "1"])
     out = capsys.readouterr().out
     assert "6 games on the same deals" in out and "paired" in out and "margin over the best rival" in out
+    assert "after phase 3's scoring" in out

@@ -33,6 +33,7 @@ class GameResult:
     seconds: list[float]  # thinking time by seat
     turns: list[int]  # turns taken by seat
     slowest: list[float]  # the longest single turn by seat
+    phases: list[list[int]] = field(default_factory=list)  # the scores by seat after each phase's scoring
 
 
 def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: int) -> GameResult:
@@ -59,7 +60,8 @@ def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: i
         turn_time += dt
         slowest[seat] = max(slowest[seat], turn_time)
         state.push(action)
-    return GameResult(game, entries, list(state.scores), seconds, turns, slowest)
+    return GameResult(game, entries, list(state.scores), seconds, turns, slowest,
+                      [list(scoring.after) for scoring in state.scorings])
 
 
 def _run(args: tuple[list[str], int, int, str, int]) -> GameResult:
@@ -102,7 +104,8 @@ class Summary:
             })
         # each game's seats and scores, so that two runs on the same seed can be compared deal by deal
         # (bench/paired.py): game g is the same deal in every run with the same seed
-        played = [{"game": r.game, "entries": r.entries, "scores": r.scores} for r in self.results]
+        played = [{"game": r.game, "entries": r.entries, "scores": r.scores, "phases": r.phases}
+                  for r in self.results]
         return {"games": self.games, "bots": rows, "results": played}
 
 
