@@ -15,7 +15,9 @@ signs, so a run replays exactly (bots use evaluation budgets, not clocks).
 
 With ``--field SPEC`` the two bots do not meet: each plays the same deal from the same seat against ``players - 1``
 copies of SPEC (the seat moves from pair to pair), and ``r`` is half the difference of tanh(margin / scale), the
-margin being the bot's score minus the best other score (a way to tune 3–4-player weights).
+margin being the bot's score minus the best other score (a way to tune 3–4-player weights). ``--field A,B``
+names several fields: the pairs of an iteration take them in turn (``--jobs 2``: one pair against each), so that
+weights tuned against one bot do not learn that bot's weaknesses alone.
 
 The weights found are a candidate only: keep them if a seeded match at the level's width says they win.
 """
@@ -93,7 +95,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--a", type=float, default=0.6, help="the first step, in units of c, for r = 1")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default="riogrande")
-    parser.add_argument("--field", default="", help="tune against this bot in the other seats (default: ± meet)")
+    parser.add_argument("--field", default="",
+                        help="tune against this bot in the other seats, or against each of A,B,... in turn "
+                             "(default: ± meet)")
     parser.add_argument("--players", type=int, default=2, help="players per game (with --field)")
     parser.add_argument("--scale", type=float, default=20.0,
                         help="the margin that counts tanh(1) = 0.76 of a win (smaller: closer to a plain win)")
@@ -108,6 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     rng = random.Random(args.seed)
     mean = dict(theta)
     averaged = 0
+    fields = args.field.split(",") if args.field else [""]
     with get_context("fork").Pool(args.jobs) as pool, args.out.open("w") as log:
         for k in range(args.iterations):
             ck = 1 / (k + 1) ** 0.101  # perturbation, in units of each weight's c
@@ -116,7 +121,7 @@ def main(argv: list[str] | None = None) -> None:
             plus = {n: max(params[n][2], theta[n] + ck * params[n][1] * signs[n]) for n in names}
             minus = {n: max(params[n][2], theta[n] - ck * params[n][1] * signs[n]) for n in names}
             tasks = [(spec(args.base, plus), spec(args.base, minus), args.seed * 1_000_003 + k * 64 + j, args.rules,
-                      args.field, args.players) for j in range(args.jobs)]
+                      fields[j % len(fields)], args.players) for j in range(args.jobs)]
             pairs = pool.map(play_pair, tasks)
             margins = [m for pair in pairs for m in pair]
             if args.field:
@@ -129,7 +134,8 @@ def main(argv: list[str] | None = None) -> None:
             if k >= args.iterations // 2:
                 averaged += 1
                 mean = {n: mean[n] + (theta[n] - mean[n]) / averaged for n in names} if averaged > 1 else dict(theta)
-            log.write(json.dumps({"iteration": k, "r": round(r, 4), "margins": margins, "signs": signs,
+            log.write(json.dumps({"iteration": k, "r": round(r, 4), "margins": margins,
+                                  "fields": [task[4] for task in tasks], "signs": signs,
                                   "theta": {n: round(v, 4) for n, v in theta.items()},
                                   "mean": {n: round(v, 4) for n, v in mean.items()}}) + "\n")
             log.flush()

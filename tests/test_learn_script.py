@@ -3,6 +3,7 @@ command gives the same positions, and its fits run on them."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import subprocess
@@ -66,6 +67,30 @@ def test_the_weight_tuning_script_is_reproducible(tmp_path: Path) -> None:
                 assert row["r"] == pytest.approx((math.tanh(plus / 20) - math.tanh(minus / 20)) / 2, abs=1e-4)
             else:
                 assert row["r"] == pytest.approx(sum(math.tanh(m / 20) for m in row["margins"]) / 2, abs=1e-4)
+
+
+def test_the_weight_tuning_script_takes_several_fields_in_turn(tmp_path: Path) -> None:
+    """With ``--field A,B`` the pairs of an iteration play against A and B in turn: each logged pair of margins is
+    the one its field gives when the pair is played again."""
+    out = tmp_path / "spsa.jsonl"
+    fields = ["greedy:width=1", "random"]
+    subprocess.run([sys.executable, str(ROOT / "scripts" / "tune_spsa.py"), "--iterations", "1", "--jobs", "2",
+                    "--seed", "5", "--base", "greedy:width=1", "--params", "later:0.6:0.1:0", "--field",
+                    ",".join(fields), "--out", str(out)], check=True, capture_output=True)
+    row = json.loads(out.read_text())
+    assert row["fields"] == fields
+    module = importlib.util.spec_from_file_location("tune_spsa", ROOT / "scripts" / "tune_spsa.py")
+    assert module is not None and module.loader is not None
+    tune_spsa = importlib.util.module_from_spec(module)
+    module.loader.exec_module(tune_spsa)
+    ck = 1.0  # the first iteration's perturbation, in units of c
+    plus, minus = (tune_spsa.spec("greedy:width=1", {"later": 0.6 + sign * ck * 0.1 * row["signs"]["later"]})
+                   for sign in (1, -1))
+    replayed = [tune_spsa.play_pair((plus, minus, 5 * 1_000_003 + j, "riogrande", field, 2))
+                for j, field in enumerate(fields)]
+    assert row["margins"] == [m for pair in replayed for m in pair]
+    # against random the bots win by far more than against a planner
+    assert min(replayed[1]) > max(replayed[0])
 
 
 def test_the_weight_tuning_script_smooths_the_margin_on_the_scale_asked(tmp_path: Path) -> None:
