@@ -58,7 +58,8 @@ def _phase_means(runs: dict[int, tuple[float, float, list[float]]], games: list[
 def compare(first: dict[str, Any], second: dict[str, Any], entry: int = 0) -> Paired:
     for key in ("seed", "players", "edition"):
         if first.get(key) != second.get(key):
-            raise ValueError(f"the runs differ in {key} ({first.get(key)!r} vs {second.get(key)!r}): not the same deals")
+            raise ValueError(f"the runs differ in {key} ({first.get(key)!r} vs {second.get(key)!r}): "
+                             "not the same deals")
     a, b = outcomes(first, entry), outcomes(second, entry)
     games = sorted(set(a) & set(b))
     if len(games) < 2:
