@@ -214,6 +214,8 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     master = make_bot("master")
     assert isinstance(master, GreedyBot) and master.weights == MASTER_WEIGHTS
     assert (master.width, master.budget) == (expert.width, expert.budget) and MASTER_WEIGHTS.later < DEFAULT_WEIGHTS.later
+    # the planner's own value of a turn counts beside its simulations'
+    assert isinstance(master, LookaheadBot) and master.search.prior == 1
     tweaked = make_bot("greedy:eval=basic:reserve=2.5:radius=2")
     assert isinstance(tweaked, GreedyBot)
     assert tweaked.weights == replace(BASIC_WEIGHTS, reserve=2.5, radius=2)

@@ -102,9 +102,10 @@ EXPERT_BUDGET = 4000
 
 #: The master: the expert's planner proposes its best four turns, each is followed by the rival's reply and the
 #: bot's own next turn on shared deals (torres.ai.lookahead), all with the master evaluation, whose 2-player
-#: weights were tuned by play (scripts/tune_spsa.py); with more players it is the expert. docs/strength.md has
-#: its matches.
-MASTER_SPEC = f"lookahead:width={EXPERT_WIDTH}:budget={EXPERT_BUDGET}:eval=master"
+#: weights were tuned by play inside this look-ahead (scripts/tune_spsa.py); a turn's score counts the planner's
+#: own value of it once beside its simulations' mean (``prior=1``, the setting the weights were tuned in). With
+#: more players it is the expert. docs/strength.md has its matches.
+MASTER_SPEC = f"lookahead:width={EXPERT_WIDTH}:budget={EXPERT_BUDGET}:eval=master:prior=1"
 
 #: The ladder: level name → the spec it stands for.
 LEVELS: dict[str, str] = {

@@ -8,14 +8,14 @@ its own, each planned by the width-4 planner with an evaluation budget, and scor
 candidates meet on shared deals (common random numbers) and the worse half is dropped after each deal
 (successive halving, :meth:`~torres.ai.mcts.ISMCTSBot._paired`), so the deal's luck does not decide. A turn's
 score is its simulations' mean plus ``prior`` times its own evaluation as the planner found it (on the same
-``tanh`` scale), a hedge against the errors of the simulated turns' model of the game; docs/strength.md measured
-it on two seeds and found no gain, so the master's is 0. The search itself is
-:class:`~torres.ai.mcts.ISMCTSBot` with those settings; this class makes it a level: a
-:class:`~torres.ai.greedy.GreedyBot` (its planner settings, the live clock cap, hints) that plays the planner's own
-turn in games of more than ``players`` players, where the look-ahead did not pay. The look-ahead runs once per
-turn: after a card draw, the planner re-plans the rest of the turn with what is left of the turn's evaluation
-budget, as the expert does. With ``seconds`` (live play), the clock runs per turn: the planner stops by it as the
-greedy bot does, and no simulation starts after it has run out (a deal cut short is not counted).
+``tanh`` scale), a hedge against the errors of the simulated turns' model of the game. The master's is 1, the
+setting its weights were tuned in (docs/strength.md). The search itself is :class:`~torres.ai.mcts.ISMCTSBot`
+with those settings; this class makes it a level: a :class:`~torres.ai.greedy.GreedyBot` (its planner settings,
+the live clock cap, hints) that plays the planner's own turn in games of more than ``players`` players, where the
+look-ahead did not pay. The look-ahead runs once per turn: after a card draw, the planner re-plans the rest of the
+turn with what is left of the turn's evaluation budget, as the expert does. With ``seconds`` (live play), the
+clock runs per turn: the planner stops by it as the greedy bot does, and no simulation starts after it has run out
+(a deal cut short is not counted).
 """
 
 from __future__ import annotations
