@@ -18,7 +18,7 @@ from torres.ai.evaluate import (
 from torres.ai.greedy import GreedyBot
 from torres.ai.lookahead import LookaheadBot
 from torres.ai.hint import hint_planner
-from torres.ai.levels import EXPERT_BUDGET, EXPERT_WIDTH
+from torres.ai.levels import EXPERT_BUDGET, EXPERT_WIDTH, MASTER_MANY_BUDGET, MASTER_MANY_WIDTH
 from torres.ai.mcts import ISMCTSBot
 from torres.ai.planner import plan_turn
 import torres.cli.hint  # noqa: F401  (registers the command)
@@ -147,11 +147,11 @@ def test_hint_suggests_the_climb() -> None:
     assert h.value > 0
 
 
-def test_the_master_plays_the_experts_game_with_three_or_four_players() -> None:
+def test_the_master_plays_the_wider_planners_game_with_three_or_four_players() -> None:
     # its weights differ only in 2-player games (docs/strength.md: in larger ones the first master's later-scoring
-    # weight lost against the expert's)
+    # weight lost against the expert's); there it is the expert's planner, wider and with more evaluations
     histories = []
-    for spec in ("master", "expert"):
+    for spec in ("master", f"greedy:width={MASTER_MANY_WIDTH}:budget={MASTER_MANY_BUDGET}"):
         state = GameState(3, 5, Rules())
         bots = [make_bot(spec if s == 0 else "greedy:width=1", s) for s in range(3)]
         play(state, bots)
@@ -214,6 +214,9 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     master = make_bot("master")
     assert isinstance(master, GreedyBot) and master.weights == MASTER_WEIGHTS
     assert (master.width, master.budget) == (expert.width, expert.budget) and MASTER_WEIGHTS.later < DEFAULT_WEIGHTS.later
+    assert master.beam(2) == (expert.width, expert.budget)
+    assert master.beam(3) == master.beam(4) == (MASTER_MANY_WIDTH, MASTER_MANY_BUDGET)
+    assert MASTER_MANY_WIDTH > expert.width and MASTER_MANY_BUDGET > expert.budget
     # the planner's own value of a turn counts beside its simulations'
     assert isinstance(master, LookaheadBot) and master.search.prior == 1
     tweaked = make_bot("greedy:eval=basic:reserve=2.5:radius=2")

@@ -94,9 +94,14 @@ class GreedyBot(TurnPlanningBot):
             self._deadline = time.perf_counter() + self.seconds if self.seconds else 0.0
         # the budget is soft (past it, only the best node of each step is expanded); half as much again is a hard
         # stop, for the turn as a whole, re-plans after card draws included
-        budget = max(1, self.budget - self._spent) if self.budget else 0
-        limit = max(1, self.budget * 3 // 2 - self._spent) if self.budget else 0
-        plans = plan_turn(state, self.width, self.weights, budget=budget, limit=limit, deadline=self._deadline)
+        width, total = self.beam(view.players)
+        budget = max(1, total - self._spent) if total else 0
+        limit = max(1, total * 3 // 2 - self._spent) if total else 0
+        plans = plan_turn(state, width, self.weights, budget=budget, limit=limit, deadline=self._deadline)
         self.evaluations += plans[0].evaluations
         self._spent += plans[0].evaluations
         return plans[0].actions
+
+    def beam(self, players: int) -> tuple[int, int]:
+        """The planner's beam width and evaluations per turn in a game of ``players``."""
+        return self.width, self.budget

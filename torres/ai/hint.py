@@ -90,7 +90,8 @@ def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: f
     # the budget's clock unless iterations are given); the simulated replies only tell the player how each
     # considered turn tends to fare, on the same deals for every turn (common random numbers).
     root = view.determinize(rng)
-    plans = plan_turn(root, planner.width, weights, top=ALTERNATIVES, budget=planner.budget)
+    width, evaluations = planner.beam(view.players)
+    plans = plan_turn(root, width, weights, top=ALTERNATIVES, budget=evaluations)
     plan = plans[0].actions
     if isinstance(planner, LookaheadBot):
         planner.seconds = 0.0 if iterations > 0 else budget

@@ -59,7 +59,8 @@ def _lookahead(seed: int, opts: dict[str, str]) -> Bot:
                         seconds=_float(opts, "seconds", 0.0), candidates=_int(opts, "candidates", 4),
                         simulations=_int(opts, "simulations", 8), reply_width=_int(opts, "reply_width", 4),
                         reply_budget=_int(opts, "reply_budget", 800), horizon=_int(opts, "horizon", 2),
-                        players=_int(opts, "players", 2), prior=_float(opts, "prior", 0.0))
+                        players=_int(opts, "players", 2), prior=_float(opts, "prior", 0.0),
+                        many_width=_int(opts, "many_width", 0), many_budget=_int(opts, "many_budget", 0))
 
 
 def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
@@ -100,12 +101,21 @@ EXPERT_WIDTH = 12
 #: up to 10,000 and several seconds.
 EXPERT_BUDGET = 4000
 
+#: The master's planner with 3–4 players, where it plays the planner's turn: four times the expert's
+#: width and twelve times its evaluations. Width is what wins there (more evaluations at the expert's width won
+#: nothing), and a 4-player turn at this width takes less time than the master's 2-player turn
+#: (docs/strength.md, "A wider planner with 3–4 players").
+MASTER_MANY_WIDTH = 48
+MASTER_MANY_BUDGET = 48000
+
 #: The master: the expert's planner proposes its best four turns, each is followed by the rival's reply and the
 #: bot's own next turn on shared deals (torres.ai.lookahead), all with the master evaluation, whose 2-player
 #: weights were tuned by play inside this look-ahead (scripts/tune_spsa.py); a turn's score counts the planner's
 #: own value of it once beside its simulations' mean (``prior=1``, the setting the weights were tuned in). With
-#: more players it is the expert. docs/strength.md has its matches.
-MASTER_SPEC = f"lookahead:width={EXPERT_WIDTH}:budget={EXPERT_BUDGET}:eval=master:prior=1"
+#: more players it plays the turn of the wider planner above, with the expert's weights. docs/strength.md has its
+#: matches.
+MASTER_SPEC = (f"lookahead:width={EXPERT_WIDTH}:budget={EXPERT_BUDGET}:eval=master:prior=1"
+               f":many_width={MASTER_MANY_WIDTH}:many_budget={MASTER_MANY_BUDGET}")
 
 #: The ladder: level name → the spec it stands for.
 LEVELS: dict[str, str] = {

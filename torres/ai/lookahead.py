@@ -12,7 +12,8 @@ score is its simulations' mean plus ``prior`` times its own evaluation as the pl
 setting its weights were tuned in (docs/strength.md). The search itself is :class:`~torres.ai.mcts.ISMCTSBot`
 with those settings; this class makes it a level: a :class:`~torres.ai.greedy.GreedyBot` (its planner settings,
 the live clock cap, hints) that plays the planner's own turn in games of more than ``players`` players, where the
-look-ahead did not pay. The look-ahead runs once per turn: after a card draw, the planner re-plans the rest of the
+look-ahead did not pay and a wider planner with more evaluations (``many_width``, ``many_budget``) pays instead.
+The look-ahead runs once per turn: after a card draw, the planner re-plans the rest of the
 turn with what is left of the turn's evaluation budget, as the expert does. With ``seconds`` (live play), the
 clock runs per turn: the planner stops by it as the greedy bot does, and no simulation starts after it has run out
 (a deal cut short is not counted).
@@ -37,13 +38,21 @@ class LookaheadBot(GreedyBot):
 
     def __init__(self, seed: int = 0, width: int = 12, weights: Weights = DEFAULT_WEIGHTS, budget: int = 4000,
                  seconds: float = 0.0, candidates: int = 4, simulations: int = 8, reply_width: int = 4,
-                 reply_budget: int = 800, horizon: int = 2, players: int = 2, prior: float = 0.0) -> None:
+                 reply_budget: int = 800, horizon: int = 2, players: int = 2, prior: float = 0.0,
+                 many_width: int = 0, many_budget: int = 0) -> None:
         super().__init__(seed, width=width, weights=weights, budget=budget, seconds=seconds)
         self.players = players
+        # the planner's settings in games of more than ``players`` players (0: ``width`` and ``budget``)
+        self.many_width, self.many_budget = many_width or width, many_budget or budget
         self.search = ISMCTSBot(seed, iterations=simulations, candidates=candidates, width=width,
                                 reply_width=reply_width, horizon=horizon, weights=weights, paired=True, sample=0,
                                 budget=budget, reply_budget=reply_budget, prior=prior)
         self.search.rng = self.rng  # one stream for the search and the decisions outside turns
+
+    def beam(self, players: int) -> tuple[int, int]:
+        if players > self.players:
+            return self.many_width, self.many_budget
+        return self.width, self.budget
 
     def plan(self, view: SeatView) -> list[int]:
         if view.players > self.players:
