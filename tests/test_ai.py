@@ -169,6 +169,19 @@ def test_hints_suggest_the_master_levels_turn() -> None:
     assert hint_planner().weights == MASTER_WEIGHTS and hint_planner().width == EXPERT_WIDTH
 
 
+def test_hints_suggest_the_master_levels_turn_with_three_players() -> None:
+    # there the master plays its wider planner's turn, and the hint is that turn (in this position the expert's
+    # planner begins its turn otherwise)
+    state = GameState(3, 5, Rules.from_text("riogrande"))
+    bots = [make_bot("greedy:width=1", s) for s in range(3)]
+    while state.stage is not Stage.TURN or state.round < 3:
+        state.push(bots[state.current].choose(state.view(state.current)))
+    view = state.view(state.current)
+    h = hint(state, seed=3, iterations=1)
+    wide = make_bot(f"greedy:width={MASTER_MANY_WIDTH}:budget={MASTER_MANY_BUDGET}", 3).choose(view)
+    assert h.action_ids[0] == make_bot("master", 3).choose(view) == wide != make_bot("expert", 3).choose(view)
+
+
 def test_tournament_command_and_summary() -> None:
     result = CliRunner().invoke(app, ["tournament", "--bots", "random,onestep", "--games", "2", "--players", "2",
                                       "--edition", "ravensburger"])
