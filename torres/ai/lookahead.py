@@ -13,10 +13,10 @@ setting its weights were tuned in (docs/strength.md). The search itself is :clas
 with those settings; this class makes it a level: a :class:`~torres.ai.greedy.GreedyBot` (its planner settings,
 the live clock cap, hints) that plays the planner's own turn in games of more than ``players`` players, where the
 look-ahead did not pay and a wider planner with more evaluations (``many_width``, ``many_budget``) pays instead.
-The look-ahead runs once per turn: after a card draw, the planner re-plans the rest of the
-turn with what is left of the turn's evaluation budget, as the expert does. With ``seconds`` (live play), the
-clock runs per turn: the planner stops by it as the greedy bot does, and no simulation starts after it has run out
-(a deal cut short is not counted).
+The look-ahead runs once per turn: after a card draw, the planner re-plans the rest of the turn with what is left
+of the turn's evaluation budget, as the expert does. With ``seconds`` (live play), the clock runs per turn: the
+planner stops by it as the greedy bot does, and no simulation starts after it has run out (a deal cut short is not
+counted).
 """
 
 from __future__ import annotations
