@@ -192,6 +192,11 @@ def test_tournament_command_and_summary() -> None:
     assert sum(summary.wins) == pytest.approx(3)
     game = play_game(["random", "onestep"], 1, 2, "riogrande", 0)
     assert game.entries == [1, 0]
+    for jobs in (1, 2):  # a long run's results so far, every 10 games, however many processes play them
+        saved: list[int] = []
+        run_tournament(["random", "random"], 20, 2, "riogrande", seed=1, jobs=jobs,
+                       partial=lambda so_far: saved.append(so_far.games))
+        assert saved == [10, 20]
 
 
 def test_wilson_interval() -> None:

@@ -149,20 +149,22 @@ def run_tournament(bots: list[str], games: int, players: int, rules_text: str, s
     tasks = [(bots, g, players, rules_text, seed) for g in range(games)]
     results: list[GameResult] = []
     task_id = progress.add_task("games", total=games) if progress is not None else None
+
+    def played(result: GameResult) -> None:
+        results.append(result)
+        if progress is not None and task_id is not None:
+            progress.advance(task_id)
+        if partial is not None and len(results) % 10 == 0:
+            partial(summarize(bots, results))
+
     if jobs <= 1:
         for t in tasks:
-            results.append(_run(t))
-            if progress is not None and task_id is not None:
-                progress.advance(task_id)
+            played(_run(t))
     else:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         with ctx.Pool(jobs, initializer=tune_for_search) as pool:  # (spawned workers do not inherit it)
             for res in pool.imap_unordered(_run, tasks):
-                results.append(res)
-                if progress is not None and task_id is not None:
-                    progress.advance(task_id)
-                if partial is not None and len(results) % 10 == 0:
-                    partial(summarize(bots, results))
+                played(res)
     return summarize(bots, results)
 
 
