@@ -3,6 +3,7 @@ good move, the tournament, hints."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -18,7 +19,8 @@ from torres.ai.evaluate import (
 from torres.ai.greedy import GreedyBot
 from torres.ai.lookahead import LookaheadBot
 from torres.ai.hint import hint_planner
-from torres.ai.levels import EXPERT_BUDGET, EXPERT_WIDTH, MASTER_MANY_BUDGET, MASTER_MANY_WIDTH
+from torres.ai.levels import (EXPERT_BUDGET, EXPERT_WIDTH, MASTER_BUDGET, MASTER_MANY_BUDGET, MASTER_SIMULATIONS,
+                              MASTER_WIDTH)
 from torres.ai.mcts import ISMCTSBot
 from torres.ai.planner import plan_turn
 import torres.cli.hint  # noqa: F401  (registers the command)
@@ -151,7 +153,7 @@ def test_the_master_plays_the_wider_planners_game_with_three_or_four_players() -
     # its weights differ only in 2-player games (docs/strength.md: in larger ones the first master's later-scoring
     # weight lost against the expert's); there it is the expert's planner, wider and with more evaluations
     histories = []
-    for spec in ("master", f"greedy:width={MASTER_MANY_WIDTH}:budget={MASTER_MANY_BUDGET}"):
+    for spec in ("master", f"greedy:width={MASTER_WIDTH}:budget={MASTER_MANY_BUDGET}"):
         state = GameState(3, 5, Rules())
         bots = [make_bot(spec if s == 0 else "greedy:width=1", s) for s in range(3)]
         play(state, bots)
@@ -166,7 +168,7 @@ def test_hints_suggest_the_master_levels_turn() -> None:
     h = hint(state, seed=3, iterations=1)
     master = make_bot("master", 3)  # the same seed deals the same cards the seat cannot see
     assert h.action_ids[0] == master.choose(state.view(seat))
-    assert hint_planner().weights == MASTER_WEIGHTS and hint_planner().width == EXPERT_WIDTH
+    assert hint_planner().weights == MASTER_WEIGHTS and hint_planner().width == MASTER_WIDTH
 
 
 def test_hints_suggest_the_master_levels_turn_with_three_players() -> None:
@@ -178,7 +180,7 @@ def test_hints_suggest_the_master_levels_turn_with_three_players() -> None:
         state.push(bots[state.current].choose(state.view(state.current)))
     view = state.view(state.current)
     h = hint(state, seed=3, iterations=1)
-    wide = make_bot(f"greedy:width={MASTER_MANY_WIDTH}:budget={MASTER_MANY_BUDGET}", 3).choose(view)
+    wide = make_bot(f"greedy:width={MASTER_WIDTH}:budget={MASTER_MANY_BUDGET}", 3).choose(view)
     assert h.action_ids[0] == make_bot("master", 3).choose(view) == wide != make_bot("expert", 3).choose(view)
 
 
@@ -231,10 +233,10 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     assert expert.budget == EXPERT_BUDGET and strong.budget == 0
     master = make_bot("master")
     assert isinstance(master, GreedyBot) and master.weights == MASTER_WEIGHTS
-    assert (master.width, master.budget) == (expert.width, expert.budget) and MASTER_WEIGHTS.later < DEFAULT_WEIGHTS.later
-    assert master.beam(2) == (expert.width, expert.budget)
-    assert master.beam(3) == master.beam(4) == (MASTER_MANY_WIDTH, MASTER_MANY_BUDGET)
-    assert MASTER_MANY_WIDTH > expert.width and MASTER_MANY_BUDGET > expert.budget
+    assert MASTER_WEIGHTS.later < DEFAULT_WEIGHTS.later
+    assert master.beam(2) == (master.width, master.budget) == (MASTER_WIDTH, MASTER_BUDGET)
+    assert master.beam(3) == master.beam(4) == (MASTER_WIDTH, MASTER_MANY_BUDGET)
+    assert MASTER_WIDTH > expert.width and MASTER_MANY_BUDGET > MASTER_BUDGET > expert.budget
     # the planner's own value of a turn counts beside its simulations'
     assert isinstance(master, LookaheadBot) and master.search.prior == 1
     tweaked = make_bot("greedy:eval=basic:reserve=2.5:radius=2")
@@ -387,12 +389,12 @@ def test_the_masters_look_ahead_judges_the_planners_turns_on_shared_deals() -> N
     state, master, chosen = _master_turn("master")
     stats = master.search.stats
     root = state.view(state.current).determinize(random.Random(3))
-    assert [actions for actions, _, _ in stats.candidates] == [
-        p.actions for p in plan_turn(root, EXPERT_WIDTH, MASTER_WEIGHTS, top=4, budget=EXPERT_BUDGET,
-                                     limit=EXPERT_BUDGET * 3 // 2)]
-    # 4 turns on the first deal, the better 2 on two more: 8 simulations, the chosen turn the better of those two
-    assert stats.iterations == 8 and sorted(v for _, v, _ in stats.candidates) == [1, 1, 3, 3]
-    assert chosen == max((c for c in stats.candidates if c[1] == 3), key=lambda c: c[2])[0]
+    plans = plan_turn(root, MASTER_WIDTH, MASTER_WEIGHTS, top=4, budget=MASTER_BUDGET, limit=MASTER_BUDGET * 3 // 2)
+    assert [actions for actions, _, _ in stats.candidates] == [p.actions for p in plans]
+    # the 4 turns on one shared deal; the chosen turn scores best, its simulation and its value (prior=1) counted
+    assert stats.iterations == MASTER_SIMULATIONS == 4 and [v for _, v, _ in stats.candidates] == [1, 1, 1, 1]
+    scores = [mean + math.tanh(p.value / master.search.scale) for (_, _, mean), p in zip(stats.candidates, plans)]
+    assert chosen == plans[scores.index(max(scores))].actions
 
 
 def test_the_look_ahead_weighs_the_planners_own_judgement_of_a_turn_by_its_prior() -> None:
@@ -430,7 +432,7 @@ def test_a_deal_cut_short_by_the_clock_is_not_counted(monkeypatch: pytest.Monkey
     import time
 
     state = _middle_game_turn()
-    master = make_bot("master", 3)
+    master = make_bot("master:simulations=8", 3)  # a second deal, for the clock to run out during
     assert isinstance(master, LookaheadBot)
     search = master.search
     clock = [0.0]

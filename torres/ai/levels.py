@@ -101,21 +101,27 @@ EXPERT_WIDTH = 12
 #: up to 10,000 and several seconds.
 EXPERT_BUDGET = 4000
 
-#: The master's planner with 3–4 players, where it plays the planner's turn: four times the expert's
-#: width and twelve times its evaluations. Width is what wins there (more evaluations at the expert's width won
-#: nothing), and a 4-player turn at this width takes less time than the master's 2-player turn
-#: (docs/strength.md, "A wider planner with 3–4 players").
-MASTER_MANY_WIDTH = 48
+#: The master's planner, which proposes the turns its look-ahead judges in 2-player games and plays its own turn
+#: with 3–4 players: four times the expert's width, and the evaluations to keep that width to the end of most
+#: turns. Neither alone pays: the look-ahead over the turns of a planner as wide with twice the expert's
+#: evaluations, or as narrow as the expert's with twelve times, won no more than over the expert's planner; both
+#: together won far more, with 2 players as with 4 (docs/strength.md, "A wider planner"). In 2-player games the
+#: look-ahead's time bounds them at six times the expert's: more won no more, and the slowest turns (a full hand of
+#: cards offers hundreds of plays at every step) took three seconds; with 3–4 players, twelve times.
+MASTER_WIDTH = 48
+MASTER_BUDGET = 24000
 MASTER_MANY_BUDGET = 48000
+#: The deals the look-ahead plays its four candidate turns on: one (the second and third, on which only the
+#: better two were played again, changed few choices and cost the time the wider planner needs).
+MASTER_SIMULATIONS = 4
 
-#: The master: the expert's planner proposes its best four turns, each is followed by the rival's reply and the
-#: bot's own next turn on shared deals (torres.ai.lookahead), all with the master evaluation, whose 2-player
-#: weights were tuned by play inside this look-ahead (scripts/tune_spsa.py); a turn's score counts the planner's
-#: own value of it once beside its simulations' mean (``prior=1``, the setting the weights were tuned in). With
-#: more players it plays the turn of the wider planner above, with the expert's weights. docs/strength.md has its
-#: matches.
-MASTER_SPEC = (f"lookahead:width={EXPERT_WIDTH}:budget={EXPERT_BUDGET}:eval=master:prior=1"
-               f":many_width={MASTER_MANY_WIDTH}:many_budget={MASTER_MANY_BUDGET}")
+#: The master: its planner proposes its best four turns, each is followed by the rival's reply and the bot's own
+#: next turn on a shared deal (torres.ai.lookahead), all with the master evaluation, whose 2-player weights were
+#: tuned by play inside this look-ahead (scripts/tune_spsa.py); a turn's score counts the planner's own value of
+#: it once beside its simulation (``prior=1``, the setting the weights were tuned in). With more players it plays
+#: the planner's turn, with the expert's weights. docs/strength.md has its matches.
+MASTER_SPEC = (f"lookahead:width={MASTER_WIDTH}:budget={MASTER_BUDGET}:simulations={MASTER_SIMULATIONS}"
+               f":eval=master:prior=1:many_budget={MASTER_MANY_BUDGET}")
 
 #: The ladder: level name → the spec it stands for.
 LEVELS: dict[str, str] = {
