@@ -162,6 +162,24 @@ def test_the_master_plays_the_wider_planners_game_with_three_or_four_players() -
     assert seat_values(_tower_position(), MASTER_WEIGHTS) != seat_values(_tower_position(), DEFAULT_WEIGHTS)
 
 
+def test_a_hints_runners_up_stop_where_the_masters_planner_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    hint_module = importlib.import_module("torres.ai.hint")  # (the package's ``hint`` is the function)
+    calls: list[dict[str, object]] = []
+    plan = hint_module.plan_turn
+
+    def recorded(*args: object, **kwargs: object) -> object:
+        calls.append(kwargs)
+        return plan(*args, **kwargs)
+
+    monkeypatch.setattr(hint_module, "plan_turn", recorded)
+    hint(_middle_game_turn(), seed=3, iterations=1)  # deterministic: no clock
+    hint(_middle_game_turn(), seed=3, budget=0.5)
+    assert [(c["budget"], c["limit"]) for c in calls] == [(MASTER_BUDGET, MASTER_BUDGET * 3 // 2)] * 2
+    assert calls[0]["deadline"] == 0.0 and calls[1]["deadline"] > 0.0
+
+
 def test_hints_suggest_the_master_levels_turn() -> None:
     state = _middle_game_turn()
     seat = state.current

@@ -91,7 +91,10 @@ def hint(state_or_view: GameState | SeatView, seat: int | None = None, budget: f
     # considered turn tends to fare, on the same deals for every turn (common random numbers).
     root = view.determinize(rng)
     width, evaluations = planner.beam(view.players)
-    plans = plan_turn(root, width, weights, top=ALTERNATIVES, budget=evaluations)
+    # (the runners-up stop where the level's own planner would: at its hard stop, and by the hint's clock when
+    # there is one; a full hand of cards at the master's width could otherwise take seconds)
+    plans = plan_turn(root, width, weights, top=ALTERNATIVES, budget=evaluations, limit=evaluations * 3 // 2,
+                      deadline=0.0 if iterations > 0 else start + budget)
     plan = plans[0].actions
     if isinstance(planner, LookaheadBot):
         planner.seconds = 0.0 if iterations > 0 else budget
