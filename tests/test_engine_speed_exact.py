@@ -9,7 +9,8 @@ generator reads masks cached per board. Each test here checks one of those again
   are what they were before the ``push`` — also after several pushes, and on a clone that shares the undo stack;
 * ``can_take_back`` answers what the full snapshot of the state before the action says;
 * a game played with ``apply`` (no undo information) and one played with ``push`` see the same legal actions;
-* the carried-over board analysis equals a fresh analysis of the same heights.
+* the carried-over board analysis equals a fresh analysis of the same heights, after a block and after a shift
+  of any block to any square, and differs from the analysis it came from only where it says it does.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import pytest
 from torres import GameState, Rules
 from torres.engine import movegen
 from torres.engine.actions import DECODE, Kind
-from torres.engine.board import _analyse
+from torres.engine.board import BoardInfo, _analyse, board_info_after_shift, clear_board_cache
 from torres.engine.stage import Stage
 
 from playouts import choose, new_game, rule_configs
@@ -129,6 +130,53 @@ def test_carried_board_analysis_is_fresh(players: int, edition: str, overrides: 
                 if c >= 0:
                     assert (info.area[c], info.top[c]) == (fresh.area[f], fresh.top[f])
             state.push(choose(state, rng))
+
+
+def assert_same_castles(info: BoardInfo, fresh: BoardInfo) -> None:
+    assert sorted(map(sorted, info.squares)) == sorted(map(sorted, fresh.squares))
+    assert len(info.area) == len(info.top) == len(info.squares) == info.castle_count
+    for c, members in enumerate(info.squares):
+        assert all(info.cid[s] == c for s in members)
+        assert info.area[c] == len(members) and info.top[c] == max(info.heights[s] for s in members)
+    assert [c >= 0 for c in info.cid] == [c >= 0 for c in fresh.cid]
+    assert info.placeable_mask() == fresh.placeable_mask() and info.near_counts() == fresh.near_counts()
+
+
+def test_board_after_a_shift_is_fresh() -> None:
+    """Any block shifted to any other square, on boards of seeded games: the analysis carried over equals a fresh
+    one, and outside the squares it names as changed, heights, castle numbers and castle areas are those of the
+    board it was carried over from (what the evaluation's cache relies on)."""
+    rng = random.Random(3)
+    carried = full = 0
+    for seed in range(4):
+        state = GameState(2 + seed % 3, seed, Rules())
+        while not state.is_over():
+            if state.stage is Stage.TURN and rng.random() < 0.08:
+                old = state.info
+                for src in (sq for sq in range(64) if old.heights[sq]):
+                    for dst in range(64):
+                        if dst == src:
+                            continue
+                        heights = bytearray(old.heights)
+                        heights[src] -= 1
+                        heights[dst] += 1
+                        clear_board_cache()
+                        info = board_info_after_shift(old, bytes(heights), src, dst)
+                        assert info.heights == bytes(heights)
+                        assert_same_castles(info, _analyse(bytes(heights)))
+                        if info.derived_from is None:
+                            full += 1
+                            continue
+                        carried += 1
+                        base, touched = info.derived_from
+                        assert base is old and touched >> src & 1 and touched >> dst & 1
+                        for sq in range(64):
+                            if not touched >> sq & 1:
+                                c = info.cid[sq]
+                                assert (info.heights[sq], c) == (old.heights[sq], old.cid[sq])
+                                assert c < 0 or info.area[c] == old.area[c]
+            state.push(choose(state, rng))
+    assert carried > full > 0  # (most full analyses: a block joining two castles, which no rule allows)
 
 
 def test_legal_ids_are_sorted_and_unique() -> None:

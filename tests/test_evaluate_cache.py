@@ -10,6 +10,7 @@ import pytest
 import torres.ai.evaluate as evaluation
 from torres.ai.evaluate import BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_WEIGHTS, clear_caches, raw_terms, seat_values
 from torres.engine import GameState, Rules
+from torres.engine.actions import DECODE, Kind
 from torres.engine.scoring import castle_points, earns_king_bonus
 from torres.engine.state import Stage
 
@@ -58,10 +59,10 @@ def test_castle_points_and_king_bonus_agree_with_the_engine() -> None:
 
 @pytest.mark.parametrize("rules", ["riogrande", "ravensburger", "idw:master=1", "yucata"])
 @pytest.mark.parametrize("players", [2, 3])
-def test_terms_carried_over_a_block_equal_fresh_ones(rules: str, players: int,
+def test_terms_carried_over_a_block_or_shift_equal_fresh_ones(rules: str, players: int,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """After every legal action from a position whose terms are cached (a search's pattern), the terms the
-    evaluation takes over from the board before a block equal those computed from scratch."""
+    evaluation takes over from the board before a block or a shift equal those computed from scratch."""
     computed = 0
 
     def counted(*args: object) -> tuple[float, float, float]:
@@ -73,7 +74,7 @@ def test_terms_carried_over_a_block_equal_fresh_ones(rules: str, players: int,
     monkeypatch.setattr(evaluation, "_board_terms", counted)
     rng = random.Random(players * 11 + len(rules))
     state = GameState(players, rng.randrange(1000), Rules.from_text(rules))
-    carried = 0
+    carried = shifts = 0
     while not state.is_over():
         legal = state.legal_action_ids()
         if state.stage is Stage.TURN and rng.random() < 0.25:
@@ -83,9 +84,13 @@ def test_terms_carried_over_a_block_equal_fresh_ones(rules: str, players: int,
                 state.push(a, check=False)
                 computed = 0
                 cached = seat_values(state)
-                carried += state.info.grown_from is not None and computed < players
+                reused = state.info.derived_from is not None and computed < players
+                carried += reused
+                shifts += reused and DECODE[a][0] is Kind.SHIFT
                 clear_caches()
                 assert seat_values(state) == cached, state.actions_text()[-3:]
                 state.pop()
         state.push(rng.choice(legal), check=False)
     assert carried > 50
+    if rules == "riogrande":  # (the random games of the other editions here never play the shift card)
+        assert shifts > 20

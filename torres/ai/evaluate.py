@@ -314,10 +314,10 @@ def _seat_board_terms(turn: _Turn, info: BoardInfo, occupied: int, king_castle: 
     key = (info, knights, occupied & near, number)
     cached = _SEAT_TERMS.get(key)
     if cached is None:
-        grown = info.grown_from
-        if grown is not None and not _touched_by_block(info, *grown) & near:
-            # the block did not change what these knights see (castle numbers are kept across it)
-            cached = _SEAT_TERMS.get((grown[0], knights, occupied & near, number))
+        derived = info.derived_from
+        if derived is not None and not derived[1] & near:
+            # the block added or shifted did not change what these knights see (castle numbers are kept across it)
+            cached = _SEAT_TERMS.get((derived[0], knights, occupied & near, number))
         if cached is None:
             cached = _board_terms(squares, info, occupied, king_castle, turn.king_level, turn.bonus,
                                   turn.ring_masks, turn.powers)
@@ -325,18 +325,6 @@ def _seat_board_terms(turn: _Turn, info: BoardInfo, occupied: int, king_castle: 
             _SEAT_TERMS.clear()
         _SEAT_TERMS[key] = cached
     return cached
-
-
-def _touched_by_block(info: BoardInfo, old: BoardInfo, sq: int) -> int:
-    """The squares whose height, castle or castle area differ between ``old`` and ``info``, ``info`` being
-    ``old`` with one block added on ``sq`` (castle numbers kept): ``sq`` alone when the block went on a castle,
-    the whole grown castle when it went on the ground next to one."""
-    if old.cid[sq] >= 0:
-        return 1 << sq
-    mask = 0
-    for s in info.squares[info.cid[sq]]:
-        mask |= 1 << s
-    return mask
 
 
 def _master_terms(state: GameState, w: Weights) -> list[float]:

@@ -14,7 +14,7 @@ _CACHE_LIMIT = 50_000
 
 class BoardInfo:
     __slots__ = ("heights", "cid", "area", "top", "squares", "_exits", "_placeable", "_door_masks",
-                 "_placeable_mask", "_near", "_shift_masks", "move_masks", "site_masks", "grown_from")
+                 "_placeable_mask", "_near", "_shift_masks", "move_masks", "site_masks", "derived_from")
 
     heights: bytes
     cid: list[int]  # castle index of each square, -1 for ground
@@ -39,9 +39,10 @@ class BoardInfo:
         # ``site_mask``. Knights move far more often than blocks are placed, so a board's masks are reused.
         self.move_masks = [-1] * 64
         self.site_masks = [-1] * 64
-        # (the analysis this one was carried over from, the square of the one block added), castle numbers kept;
-        # None after a full analysis. Lets a search reuse what it knows of the board before the block.
-        self.grown_from: tuple[BoardInfo, int] | None = None
+        # (the analysis this one was carried over from by a block added or shifted, the bitmask of the squares whose
+        # height, castle or castle's area differ from it), castle numbers kept; None after a full analysis. Lets a
+        # search reuse what it knows of the board before the change away from those squares.
+        self.derived_from: tuple[BoardInfo, int] | None = None
 
     @property
     def castle_count(self) -> int:
@@ -282,11 +283,100 @@ def board_info_after_block(old: BoardInfo, heights: bytes, sq: int) -> BoardInfo
                     else:
                         mask &= ~(1 << n)
             info._placeable_mask = mask
-    info.grown_from = (old, sq)
+    info.derived_from = (old, 1 << sq if old.cid[sq] >= 0 else _mask(info.squares[c]))
     if len(_CACHE) >= _CACHE_LIMIT:
         _CACHE.clear()
     _CACHE[heights] = info
     return info
+
+
+def board_info_after_shift(old: BoardInfo, heights: bytes, src: int, dst: int) -> BoardInfo:
+    """The analysis after the shift card moved the top block of ``src`` onto ``dst``.
+
+    A full hand offers hundreds of shifts, each evaluated once, so the castles are carried over from ``old``:
+    only those of ``src`` and ``dst`` change. A castle that vanishes gives its number to the new one on ``dst``,
+    or else to the last castle; only a divided castle or two joined ones need a full analysis. Near counts and
+    placeable squares are left for the move generator to ask for."""
+    info = _CACHE.get(heights)
+    if info is not None:
+        return info
+    cid, area, top, squares = old.cid[:], old.area[:], old.top[:], old.squares[:]
+    touched = 1 << src | 1 << dst  # where height, castle number or castle area differ from ``old``
+    c = cid[src]
+    freed = -1  # the number of a castle that vanished
+    if heights[src] == 0:
+        members = squares[c]
+        cid[src] = -1
+        if len(members) == 1:
+            freed = c
+        else:
+            rest = tuple(s for s in members if s != src)
+            if not _connected(rest):
+                return board_info(heights)
+            area[c] -= 1
+            squares[c] = rest
+            touched |= _mask(members)
+    if freed < 0 and top[c] == heights[src] + 1:
+        top[c] = max(heights[s] for s in squares[c])
+    d = cid[dst]
+    if d < 0:
+        for n in ORTHOGONAL[dst]:
+            e = cid[n]
+            if e >= 0 and e != d:
+                if d >= 0:
+                    return board_info(heights)  # two castles joined
+                d = e
+        if d >= 0:
+            cid[dst] = d
+            area[d] += 1
+            squares[d] += (dst,)
+            touched |= _mask(squares[d])
+        else:  # a new castle
+            if freed >= 0:
+                d, freed = freed, -1
+                area[d], top[d], squares[d] = 1, 0, (dst,)
+            else:
+                d = len(area)
+                area.append(1)
+                top.append(0)
+                squares.append((dst,))
+            cid[dst] = d
+    if heights[dst] > top[d]:
+        top[d] = heights[dst]
+    if freed >= 0:
+        last = len(area) - 1
+        if freed != last:
+            for s in squares[last]:
+                cid[s] = freed
+            area[freed], top[freed], squares[freed] = area[last], top[last], squares[last]
+            touched |= _mask(squares[last])
+        del area[last], top[last], squares[last]
+    info = BoardInfo(heights, cid, area, top, squares)
+    info.derived_from = (old, touched)
+    if len(_CACHE) >= _CACHE_LIMIT:
+        _CACHE.clear()
+    _CACHE[heights] = info
+    return info
+
+
+def _mask(squares: tuple[int, ...]) -> int:
+    mask = 0
+    for s in squares:
+        mask |= 1 << s
+    return mask
+
+
+def _connected(squares: tuple[int, ...]) -> bool:
+    """Whether ``squares`` are orthogonally connected."""
+    inside = set(squares)
+    seen = {squares[0]}
+    todo = [squares[0]]
+    while todo:
+        for n in ORTHOGONAL[todo.pop()]:
+            if n in inside and n not in seen:
+                seen.add(n)
+                todo.append(n)
+    return len(seen) == len(inside)
 
 
 def _near_count(cid: list[int], sq: int) -> int:

@@ -14,7 +14,7 @@ from . import movegen
 from .actions import (
     DECODE, KEEP_TABLE, NUM_ACTIONS, Action, Kind, PLAY_KINDS, format_action, parse_action_id,
 )
-from .board import BoardInfo, board_info, board_info_after_block
+from .board import BoardInfo, board_info, board_info_after_block, board_info_after_shift
 from .cards import N_CARD_TYPES, Card
 from .master import MasterCard, master_bonus
 from .rules import (
@@ -607,7 +607,7 @@ class GameState:
         elif kind is Kind.SHIFT:
             self.heights[a] -= 1
             self.heights[b] += 1
-            self._info = board_info(bytes(self.heights))
+            self._info = board_info_after_shift(self._info, bytes(self.heights), a, b)
         else:  # CLIMB, GATE, DIAGONAL, REDEPLOY, VAULT: a free knight move
             self._move_knight(a, b)
 
