@@ -76,7 +76,12 @@ _StackRecord = tuple[list[list[int]], int, int, list[int] | None]
 #: Undo record of an ``end`` that does not end the round: stacks, carry, supply, turn_stack, stack_taken, ap,
 #: buys, played, fresh and legal before it (the turn is one less).
 _EndRecord = tuple[list[list[int]], list[int], int, int, int, int, int, bool, list[int], list[int] | None]
-_UndoRecord = _Snapshot | _HotRecord | _StackRecord | _EndRecord
+#: Card plays whose effect ``pop`` reverses in place: a block shifted or built, a knight moved, action points.
+_PLAY_RECORD_KINDS = frozenset(PLAY_KINDS) - {Kind.LIFT}
+#: Undo record of such a play: ap, supply, played, hands, discards (copy-on-write: the lists before it), occupied,
+#: info and legal before it.
+_PlayRecord = tuple[int, int, bool, list[list[int]], list[list[int]], int, BoardInfo, list[int] | None]
+_UndoRecord = _Snapshot | _HotRecord | _StackRecord | _EndRecord | _PlayRecord
 
 #: The ``Action`` that ``pop`` returns, by id: actions are immutable, and making one checks the id again (a search
 #: pops as often as it pushes).
@@ -291,6 +296,9 @@ class GameState:
         elif kind is Kind.END and self.turn + 1 < self.n:
             record = (self.stacks, self.carry, self.supply, self.turn_stack, self.stack_taken, self.ap, self.buys,
                       self.played, self.fresh, self._legal)
+        elif kind in _PLAY_RECORD_KINDS:
+            record = (self.ap, self.supply, self.played, self.hands, self.discards, self.occupied, self._info,
+                      self._legal)
         else:
             record = self._snapshot()
         self._undo.append(record)
@@ -315,6 +323,22 @@ class GameState:
             (self.stacks, self.carry, self.supply, self.turn_stack, self.stack_taken, self.ap, self.buys, self.played,
              self.fresh, self._legal) = cast(_EndRecord, record)
             self.turn -= 1
+        elif kind in _PLAY_RECORD_KINDS:
+            (self.ap, self.supply, self.played, self.hands, self.discards, self.occupied, self._info,
+             self._legal) = cast(_PlayRecord, record)
+            _, a, b = DECODE[last]
+            if kind is Kind.SHIFT:
+                self.heights[a] += 1
+                self.heights[b] -= 1
+            elif kind is Kind.BUILD:
+                self.heights[a] -= 1
+            elif kind is not Kind.SIX and kind is not Kind.SEVEN:  # a free knight move
+                occ = self.occ
+                code = occ[b]
+                squares = self.knights[code - 1]
+                squares[squares.index(b)] = a
+                occ[b] = EMPTY
+                occ[a] = code
         else:
             self._take_back_hot(last, cast(_HotRecord, record))
             return action
@@ -326,7 +350,8 @@ class GameState:
     # A full snapshot per action made undo cost more than the action itself (and its garbage kept the collector
     # busy), so the frequent actions keep a small record instead, a plain tuple whose shape the kind of the
     # action tells: the hot actions are reversed in place (``_HotRecord``: each changes those fields plus one or
-    # two squares that the action id names); a ``stack`` and an ``end`` within a round keep the few fields they
+    # two squares that the action id names), and so are the card plays but lift (``_PlayRecord``: a full hand
+    # offers hundreds of them to a search); a ``stack`` and an ``end`` within a round keep the few fields they
     # change (``_StackRecord``, ``_EndRecord``). Every other action keeps a ``_Snapshot``.
     def _take_back_hot(self, action_id: int, record: _HotRecord) -> None:
         kind, a, b = DECODE[action_id]
@@ -362,7 +387,8 @@ class GameState:
     def _same_turn(self) -> bool:
         snap = self._undo[-1]
         if not isinstance(snap, _Snapshot):
-            # hot actions and ``stack`` change neither stage, turn, round nor phase; an ``end`` changes the turn
+            # hot actions, card plays and ``stack`` change neither stage, turn, round nor phase; an ``end`` changes
+            # the turn
             return DECODE[self.history[-1]][0] is not Kind.END
         return snap.stage in (Stage.TURN, Stage.KEEP) and snap.turn == self.turn and snap.round == self.round \
             and snap.phase == self.phase
