@@ -310,9 +310,10 @@ def board_info_after_shift(old: BoardInfo, heights: bytes, src: int, dst: int) -
         if len(members) == 1:
             freed = c
         else:
-            rest = tuple(s for s in members if s != src)
-            if not _connected(rest):
-                return board_info(heights)
+            i = members.index(src)
+            rest = members[:i] + members[i + 1:]
+            if sum(cid[n] == c for n in ORTHOGONAL[src]) > 1 and not _connected(rest):
+                return board_info(heights)  # (a block with one neighbour in its castle cannot divide it)
             area[c] -= 1
             squares[c] = rest
             touched |= _mask(members)
