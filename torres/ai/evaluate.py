@@ -77,18 +77,19 @@ def _powers(decay: float) -> list[float]:
     return table
 
 
-#: A seat's board terms (castle points, king's bonus, climbing potential) by (the board analysis, its knights,
-#: the occupancy near them, the number of the context: king's castle, the level and bonus it pays for, radius,
-#: decay): a search changes one thing at a time, so most seats' terms are those of the position before. The key
+#: A seat's board terms: castle points, king's bonus, climbing potential, and each knight's best gain and the
+#: square it climbs to for it (see _board_terms).
+SeatTerms = tuple[float, float, float, list[float], list[int]]
+#: A seat's board terms by (the board analysis, its knights, the occupancy near them, the number of the context:
+#: king's castle, the level and bonus it pays for, radius, decay): a search changes one thing at a time, so most
+#: seats' terms are those of the position before, or close to them (see _board_terms). The key
 #: holds the analysis itself (compared by identity: the castle numbers in ``have`` belong to it) and so keeps it
 #: alive; one table for all, so that CACHE_LIMIT bounds the memory (and the garbage collector's work).
-_SEAT_TERMS: dict[tuple[object, ...], tuple[float, float, float]] = {}
+_SEAT_TERMS: dict[tuple[object, ...], SeatTerms] = {}
 #: The contexts of _SEAT_TERMS' keys, numbered (a small int hashes faster than the tuple).
 _TERMS_CONTEXTS: dict[tuple[int, int, float, int, float], int] = {}
 #: By radius: the squares the terms of a set of knights read (theirs and those within the radius), as a bitmask.
 _NEAR: dict[int, dict[tuple[int, ...], int]] = {}
-#: id(board analysis) → (the analysis, the bitmask of its castle squares)
-_CASTLE_MASKS: dict[int, tuple[BoardInfo, int]] = {}
 #: Manhattan distances between squares, and the squares within a radius of each square as a bitmask.
 _DISTANCES = [[abs((t & 7) - (sq & 7)) + abs((t >> 3) - (sq >> 3)) for t in range(64)] for sq in range(64)]
 _RING_MASKS: dict[int, list[int]] = {}
@@ -100,7 +101,6 @@ def clear_caches() -> None:
     _SEAT_TERMS.clear()
     _TERMS_CONTEXTS.clear()
     _NEAR.clear()
-    _CASTLE_MASKS.clear()
     _TURNS.clear()
 
 
@@ -152,19 +152,6 @@ def turns_left_share(state: GameState) -> float:
 _CONTEXTS: dict[int, tuple[Weights, list[float], list[int], list[float]]] = {}
 
 
-def _castle_mask(info: BoardInfo) -> int:
-    entry = _CASTLE_MASKS.get(id(info))
-    if entry is None or entry[0] is not info:
-        if len(_CASTLE_MASKS) > CACHE_LIMIT:
-            _CASTLE_MASKS.clear()
-        mask = 0
-        for squares in info.squares:
-            for sq in squares:
-                mask |= 1 << sq
-        entry = _CASTLE_MASKS[id(info)] = (info, mask)
-    return entry[1]
-
-
 def _context(w: Weights) -> tuple[Weights, list[float], list[int], list[float]]:
     entry = _CONTEXTS.get(id(w))
     if entry is None or entry[0] is not w:
@@ -177,34 +164,51 @@ def _context(w: Weights) -> tuple[Weights, list[float], list[int], list[float]]:
 
 
 def _board_terms(squares: list[int], info: BoardInfo, occupied: int, king_castle: int, king_level: int,
-                 bonus: float, ring_masks: list[int], powers: list[float]) -> tuple[float, float, float]:
-    """One seat's castle points, king's bonus and climbing potential. The first two are
-    :func:`~torres.engine.scoring.castle_points` and :func:`~torres.engine.scoring.earns_king_bonus` written out
-    (tests/test_evaluate_cache.py checks that they agree)."""
+                 bonus: float, ring_masks: list[int], powers: list[float], before: SeatTerms | None = None,
+                 touched: int = 0) -> SeatTerms:
+    """One seat's castle points, king's bonus and climbing potential, and each knight's best gain and the square
+    it climbs to for it (-1: none). The first two are :func:`~torres.engine.scoring.castle_points` and
+    :func:`~torres.engine.scoring.earns_king_bonus` written out (tests/test_evaluate_cache.py checks that they
+    agree).
+
+    ``before``: the same knights' terms (at the same levels) on the board ``info`` was derived from, ``touched``
+    the squares whose height, castle number or castle area differ between the two. What a knight gains by
+    climbing to an untouched square is the same on both boards, so if the square of its best gain before is
+    untouched, nothing untouched beats that gain now, and only the touched squares are looked at again: a full
+    hand offers hundreds of shifts and builds, each seen once."""
     h, cid, area = info.heights, info.cid, info.area
     have = [0] * len(area)  # the seat's highest knight on each castle
     king = 0.0
+    points = 0
     for sq in squares:
         c = cid[sq]
         if c >= 0:
             level = h[sq]
             if level > have[c]:
+                points += area[c] * (level - have[c])
                 have[c] = level
             if c == king_castle and level == king_level:
                 king = bonus
-    points = 0
-    for c, level in enumerate(have):
-        if level:
-            points += area[c] * level
     # potential: the best gain each knight could make by climbing to an empty block nearby (at most one level
     # up per square of distance), discounted by the distance
     potential = 0.0
-    free_castles = _castle_mask(info) & ~occupied
-    for sq in squares:
-        level = h[sq]
-        gain = 0.0
-        distance = _DISTANCES[sq]
+    free_castles = info.blocks & ~occupied
+    gains = []
+    best = []
+    for i, sq in enumerate(squares):
         targets = ring_masks[sq] & free_castles
+        gain = 0.0
+        where = -1
+        if before is not None:
+            where = before[4][i]
+            if where < 0 or not touched >> where & 1:
+                # the best square before is untouched (or there was none): nothing untouched beats it now
+                gain = before[3][i]
+                targets &= touched
+            else:
+                where = -1
+        level = h[sq]
+        distance = _DISTANCES[sq]
         while targets:
             low = targets & -targets
             targets ^= low
@@ -218,14 +222,18 @@ def _board_terms(squares: list[int], info: BoardInfo, occupied: int, king_castle
             g = ((ht if ht <= top else top) - have[c]) * a * powers[dist]
             if g > gain:
                 gain = g
+                where = t
             # ... or build it up to where the knight could climb, a block per level
             want = top if top <= a else a
             if want > ht and want > have[c]:
                 g = (want - have[c]) * a * powers[dist] * powers[want - ht]
                 if g > gain:
                     gain = g
+                    where = t
         potential += gain
-    return float(points), king, potential
+        gains.append(gain)
+        best.append(where)
+    return float(points), king, potential, gains, best
 
 
 class _Turn:
@@ -297,7 +305,7 @@ def _turn(state: GameState, w: Weights) -> _Turn:
 
 
 def _seat_board_terms(turn: _Turn, info: BoardInfo, occupied: int, king_castle: int, number: int,
-                      squares: list[int]) -> tuple[float, float, float]:
+                      squares: list[int]) -> SeatTerms:
     """A seat's castle points, king's bonus and climbing potential, from the cache when its knights, the
     occupancy near them and the board are those of a position seen before."""
     knights = tuple(squares)
@@ -315,12 +323,24 @@ def _seat_board_terms(turn: _Turn, info: BoardInfo, occupied: int, king_castle: 
     cached = _SEAT_TERMS.get(key)
     if cached is None:
         derived = info.derived_from
-        if derived is not None and not derived[1] & near:
-            # the block added or shifted did not change what these knights see (castle numbers are kept across it)
-            cached = _SEAT_TERMS.get((derived[0], knights, occupied & near, number))
+        before = None
+        touched = 0
+        if derived is not None:
+            # the terms on the board before the block added or shifted (castle numbers are kept across it)
+            parent, touched = derived
+            before = _SEAT_TERMS.get((parent, knights, occupied & near, number))
+            if before is not None:
+                if not touched & near:
+                    cached = before  # the change is out of these knights' sight
+                else:
+                    heights, old_heights = info.heights, parent.heights
+                    for sq in squares:
+                        if heights[sq] != old_heights[sq]:
+                            before = None  # (a knight's level changed: all its gains do)
+                            break
         if cached is None:
             cached = _board_terms(squares, info, occupied, king_castle, turn.king_level, turn.bonus,
-                                  turn.ring_masks, turn.powers)
+                                  turn.ring_masks, turn.powers, before, touched)
         if len(_SEAT_TERMS) > CACHE_LIMIT:
             _SEAT_TERMS.clear()
         _SEAT_TERMS[key] = cached
@@ -345,7 +365,7 @@ def _master_terms(state: GameState, w: Weights) -> list[float]:
 _NO_MASTER = (0.0, 0.0, 0.0, 0.0)
 
 
-def _board_position(state: GameState, w: Weights) -> tuple[_Turn, list[tuple[float, float, float]], Sequence[float],
+def _board_position(state: GameState, w: Weights) -> tuple[_Turn, list[SeatTerms], Sequence[float],
                                                                   int]:
     """What both :func:`raw_terms` and :func:`seat_values` read first: the turn's shared context, every seat's
     board terms, the master bonuses, and the seat holding the cards it drew (-1: none)."""
@@ -368,7 +388,7 @@ def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[floa
     per_knights = turn.per_knights
     return [(points, king, potential, float(sum(hand) + (seat == current)), float(per_knights - len(squares)),
              master[seat])
-            for seat, ((points, king, potential), squares, hand) in enumerate(zip(boards, state.knights,
+            for seat, ((points, king, potential, _, _), squares, hand) in enumerate(zip(boards, state.knights,
                                                                                    state.hands))]
 
 
@@ -384,7 +404,7 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS, seat: int = -1) 
     reach_weights, reach_scorings = turn.reach_weights[seat + 1 if seat >= 0 else 0], turn.reach_scorings
     king_weight, master_weight, card, reserve = w.king, w.master, w.card, w.reserve
     values = []
-    for s, ((castles, king_bonus, potential), score, squares, hand) in enumerate(zip(boards, state.scores,
+    for s, ((castles, king_bonus, potential, _, _), score, squares, hand) in enumerate(zip(boards, state.scores,
                                                                                        state.knights, state.hands)):
         cards = float(sum(hand) + (s == current))
         knights = float(per_knights - len(squares))

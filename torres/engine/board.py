@@ -14,7 +14,7 @@ _CACHE_LIMIT = 50_000
 
 class BoardInfo:
     __slots__ = ("heights", "cid", "area", "top", "squares", "_exits", "_placeable", "_door_masks",
-                 "_placeable_mask", "_near", "_shift_masks", "move_masks", "site_masks", "derived_from")
+                 "_placeable_mask", "_near", "_shift_masks", "move_masks", "site_masks", "derived_from", "blocks")
 
     heights: bytes
     cid: list[int]  # castle index of each square, -1 for ground
@@ -23,8 +23,10 @@ class BoardInfo:
     squares: list[tuple[int, ...]]
 
     def __init__(self, heights: bytes, cid: list[int], area: list[int], top: list[int],
-                 squares: list[tuple[int, ...]]) -> None:
+                 squares: list[tuple[int, ...]], blocks: int = -1) -> None:
         self.heights = heights
+        #: the bitmask of the squares with a block (the castles' squares)
+        self.blocks = blocks if blocks >= 0 else sum(1 << sq for sq in range(64) if heights[sq])
         self.cid = cid
         self.area = area
         self.top = top
@@ -244,7 +246,7 @@ def board_info_after_block(old: BoardInfo, heights: bytes, sq: int) -> BoardInfo
         if heights[sq] > top[c]:
             top = top[:]
             top[c] = heights[sq]
-        info = BoardInfo(heights, old.cid, old.area, top, old.squares)
+        info = BoardInfo(heights, old.cid, old.area, top, old.squares, old.blocks)
         # the same castles: only ``sq`` can stop being placeable (its castle's area is unchanged)
         info._near = old._near
         if old._placeable_mask >= 0:
@@ -262,7 +264,7 @@ def board_info_after_block(old: BoardInfo, heights: bytes, sq: int) -> BoardInfo
         area[c] += 1
         squares = old.squares[:]
         squares[c] = squares[c] + (sq,)
-        info = BoardInfo(heights, cid, area, old.top, squares)
+        info = BoardInfo(heights, cid, area, old.top, squares, old.blocks | 1 << sq)
         if old._near is not None and old._placeable_mask >= 0:
             # Only the ground next to ``sq`` sees a castle it did not see before, and only castle ``c`` grew.
             near_counts = old._near[:]
@@ -352,7 +354,8 @@ def board_info_after_shift(old: BoardInfo, heights: bytes, src: int, dst: int) -
             area[freed], top[freed], squares[freed] = area[last], top[last], squares[last]
             touched |= _mask(squares[last])
         del area[last], top[last], squares[last]
-    info = BoardInfo(heights, cid, area, top, squares)
+    blocks = (old.blocks if heights[src] else old.blocks & ~(1 << src)) | 1 << dst
+    info = BoardInfo(heights, cid, area, top, squares, blocks)
     info.derived_from = (old, touched)
     if len(_CACHE) >= _CACHE_LIMIT:
         _CACHE.clear()
@@ -398,8 +401,12 @@ def _analyse(heights: bytes) -> BoardInfo:
     area: list[int] = []
     top: list[int] = []
     squares: list[tuple[int, ...]] = []
+    blocks = 0
     for start in range(64):
-        if heights[start] == 0 or cid[start] >= 0:
+        if heights[start] == 0:
+            continue
+        blocks |= 1 << start
+        if cid[start] >= 0:
             continue
         c = len(area)
         cid[start] = c
@@ -418,4 +425,4 @@ def _analyse(heights: bytes) -> BoardInfo:
         area.append(len(members))
         top.append(tallest)
         squares.append(tuple(sorted(members)))
-    return BoardInfo(heights, cid, area, top, squares)
+    return BoardInfo(heights, cid, area, top, squares, blocks)
