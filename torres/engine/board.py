@@ -10,6 +10,9 @@ from .squares import ORTHOGONAL
 
 _CACHE: dict[bytes, "BoardInfo"] = {}
 _CACHE_LIMIT = 50_000
+#: The empty caches every new analysis starts with (never stored into: see ``BoardInfo.__init__``).
+_NONE: dict = {}  # type: ignore[type-arg]
+_UNKNOWN = (-1,) * 64
 
 
 class BoardInfo:
@@ -31,16 +34,18 @@ class BoardInfo:
         self.area = area
         self.top = top
         self.squares = squares
-        self._exits: dict[int, tuple[int, ...]] = {}
+        # The caches below start empty and shared (a search evaluates most boards it makes without generating a
+        # move there); each method gives its board a table of its own when it first stores into it.
+        self._exits: dict[int, tuple[int, ...]] = _NONE
         self._placeable: tuple[int, ...] | None = None
-        self._door_masks: dict[int, int] = {}
+        self._door_masks: dict[int, int] = _NONE
         self._placeable_mask = -1
         self._near: list[int] | None = None
-        self._shift_masks: dict[tuple[int, bool, int], int] = {}
+        self._shift_masks: dict[tuple[int, bool, int], int] = _NONE
         # Caches read directly by the move generator's inner loop (-1: not computed yet); see ``move_mask`` and
         # ``site_mask``. Knights move far more often than blocks are placed, so a board's masks are reused.
-        self.move_masks = [-1] * 64
-        self.site_masks = [-1] * 64
+        self.move_masks: list[int] | tuple[int, ...] = _UNKNOWN
+        self.site_masks: list[int] | tuple[int, ...] = _UNKNOWN
         # (the analysis this one was carried over from by a block added or shifted, the bitmask of the squares whose
         # height, castle or castle's area differ from it), castle numbers kept; None after a full analysis. Lets a
         # search reuse what it knows of the board before the change away from those squares.
@@ -112,6 +117,8 @@ class BoardInfo:
                     if total < before and total < minimum:
                         continue
                     mask |= 1 << dst
+        if self._shift_masks is _NONE:
+            self._shift_masks = {}
         self._shift_masks[key] = mask
         return mask
 
@@ -131,6 +138,8 @@ class BoardInfo:
                     if h[u] < hv:
                         seen.add(u)
             found = tuple(sorted(seen))
+            if self._exits is _NONE:
+                self._exits = {}
             self._exits[castle] = found
         return found
 
@@ -145,6 +154,8 @@ class BoardInfo:
             for u in self.exits(castle):
                 if h[u] <= level:
                     mask |= 1 << u
+            if self._door_masks is _NONE:
+                self._door_masks = {}
             self._door_masks[key] = mask
         return mask
 
@@ -167,7 +178,9 @@ class BoardInfo:
                     if c != entered:  # a second neighbour of the same castle adds nothing new
                         mask |= self.door_mask(c, level)
                         entered = c
-            self.move_masks[src] = mask
+            if self.move_masks is _UNKNOWN:
+                self.move_masks = [-1] * 64
+            self.move_masks[src] = mask  # type: ignore[index]
         return mask
 
     def site_mask(self, sq: int) -> int:
@@ -181,7 +194,9 @@ class BoardInfo:
             for n in ORTHOGONAL[sq]:
                 if h[n] <= level:
                     mask |= 1 << n
-            self.site_masks[sq] = mask
+            if self.site_masks is _UNKNOWN:
+                self.site_masks = [-1] * 64
+            self.site_masks[sq] = mask  # type: ignore[index]
         return mask
 
     def placeable_mask(self) -> int:
