@@ -10,13 +10,15 @@ the slowest turns, with the position of the slowest one so that it can be looked
 --position``).
 
 The process runs with the collector thresholds every searching process of torres uses
-(:mod:`torres.ai.collector`); ``--default-gc`` keeps Python's defaults, to measure what they cost.
+(:mod:`torres.ai.collector`); ``--default-gc`` keeps Python's defaults and ``--gc-thresholds`` sets others, to
+measure what they cost.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import resource
 import statistics
 import sys
 import time
@@ -70,10 +72,15 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--default-gc", action="store_true", help="keep Python's garbage-collector thresholds")
+    parser.add_argument("--gc-thresholds", help="the collector's thresholds to measure instead, e.g. 100000,50,100")
     args = parser.parse_args()
-    if not args.default_gc:
+    if args.gc_thresholds:
+        gc.set_threshold(*(int(t) for t in args.gc_thresholds.split(",")))
+    elif not args.default_gc:
         tune_for_search()
+    before = [generation["collections"] for generation in gc.get_stats()]
     times = turn_times(args.bot, args.against, args.games, args.seed, args.players)
+    collections = [after["collections"] - b for after, b in zip(gc.get_stats(), before)]
     cpu = sorted(t[0] for t in times)
     wall = sorted(t[1] for t in times)
 
@@ -87,6 +94,8 @@ def main() -> None:
               f"p99 {pct(values, 0.99):.3f}, slowest {values[-1]:.3f} (next {', '.join(f'{v:.2f}' for v in values[-4:-1])})")
     slowest = max(times)
     print(f"  slowest turn starts at: {slowest[2]}")
+    print(f"  peak memory of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
+          f"collections during the games by generation: {collections}")
 
 
 if __name__ == "__main__":
