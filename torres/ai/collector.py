@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import gc
 
-#: Collect the youngest generation after 100,000 net allocations instead of 700, the middle one after 50 of those
+#: Collect the youngest generation after 1,000,000 net allocations instead of 700, the middle one after 50 of those
 #: collections instead of 10, the oldest after 100 instead of 10 (and, as always, only once a quarter of its
-#: objects are new).
-SEARCH_THRESHOLDS = (100_000, 50, 100)
+#: objects are new). A wide search of a turn with a full hand keeps a few hundred thousand objects alive until it
+#: returns: at 100,000 the young generation was collected several times in each such turn, walking all of them
+#: (a quarter of the slowest turns' time); at 1,000,000 it was not collected once in 10 games (docs/strength.md).
+SEARCH_THRESHOLDS = (1_000_000, 50, 100)
 
 
 def tune_for_search() -> None:
