@@ -216,17 +216,19 @@ def _board_terms(squares: list[int], info: BoardInfo, occupied: int, king_castle
             c = cid[t]
             a = area[c]
             ht = h[t]
+            held = have[c]
             dist = distance[t]
+            discount = powers[dist]
             top = level + dist
             # climb onto what stands there (one level up per square of distance) ...
-            g = ((ht if ht <= top else top) - have[c]) * a * powers[dist]
+            g = ((ht if ht <= top else top) - held) * a * discount
             if g > gain:
                 gain = g
                 where = t
             # ... or build it up to where the knight could climb, a block per level
             want = top if top <= a else a
-            if want > ht and want > have[c]:
-                g = (want - have[c]) * a * powers[dist] * powers[want - ht]
+            if want > ht and want > held:
+                g = (want - held) * a * discount * powers[want - ht]
                 if g > gain:
                     gain = g
                     where = t

@@ -329,7 +329,7 @@ def board_info_after_shift(old: BoardInfo, heights: bytes, src: int, dst: int) -
         else:
             i = members.index(src)
             rest = members[:i] + members[i + 1:]
-            if sum(cid[n] == c for n in ORTHOGONAL[src]) > 1 and not _connected(rest):
+            if _castle_neighbours(cid, src, c) > 1 and not _connected(rest):
                 return board_info(heights)  # (a block with one neighbour in its castle cannot divide it)
             area[c] -= 1
             squares[c] = rest
@@ -383,6 +383,15 @@ def _mask(squares: tuple[int, ...]) -> int:
     for s in squares:
         mask |= 1 << s
     return mask
+
+
+def _castle_neighbours(cid: list[int], sq: int, c: int) -> int:
+    """How many orthogonal neighbours of ``sq`` belong to castle ``c``."""
+    count = 0
+    for n in ORTHOGONAL[sq]:
+        if cid[n] == c:
+            count += 1
+    return count
 
 
 def _connected(squares: tuple[int, ...]) -> bool:
