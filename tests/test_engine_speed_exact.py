@@ -23,7 +23,8 @@ import pytest
 from torres import GameState, Rules
 from torres.engine import movegen
 from torres.engine.actions import DECODE, Kind
-from torres.engine.board import BoardInfo, _analyse, board_info_after_shift, clear_board_cache
+from torres.engine.board import (BoardInfo, _analyse, board_info_after_removal, board_info_after_shift,
+                                 clear_board_cache)
 from torres.engine.stage import Stage
 
 from playouts import choose, new_game, rule_configs
@@ -142,10 +143,22 @@ def assert_same_castles(info: BoardInfo, fresh: BoardInfo) -> None:
     assert info.placeable_mask() == fresh.placeable_mask() and info.near_counts() == fresh.near_counts()
 
 
+def assert_derived_faithfully(info: BoardInfo) -> None:
+    """Outside the squares ``info`` names as changed, heights, castle numbers and castle areas are those of the
+    analysis it was derived from (what the evaluation's cache relies on)."""
+    assert info.derived_from is not None
+    base, touched = info.derived_from
+    for sq in range(64):
+        if not touched >> sq & 1:
+            c = info.cid[sq]
+            assert (info.heights[sq], c) == (base.heights[sq], base.cid[sq]), sq
+            assert c < 0 or info.area[c] == base.area[c], sq
+
+
 def test_board_after_a_shift_is_fresh() -> None:
     """Any block shifted to any other square, on boards of seeded games: the analysis carried over equals a fresh
-    one, and outside the squares it names as changed, heights, castle numbers and castle areas are those of the
-    board it was carried over from (what the evaluation's cache relies on)."""
+    one, and so does the analysis of the board without the block it is derived from; each is faithful to the one
+    it is derived from, and the one without the block to the board before."""
     rng = random.Random(3)
     carried = full = 0
     for seed in range(4):
@@ -154,11 +167,16 @@ def test_board_after_a_shift_is_fresh() -> None:
             if state.stage is Stage.TURN and rng.random() < 0.08:
                 old = state.info
                 for src in (sq for sq in range(64) if old.heights[sq]):
+                    removed = board_info_after_removal(old, src)
+                    assert removed.heights[src] == old.heights[src] - 1
+                    assert_same_castles(removed, _analyse(removed.heights))
+                    if removed.derived_from is not None:
+                        assert removed.derived_from[0] is old and removed.derived_from[1] >> src & 1
+                        assert_derived_faithfully(removed)
                     for dst in range(64):
                         if dst == src:
                             continue
-                        heights = bytearray(old.heights)
-                        heights[src] -= 1
+                        heights = bytearray(removed.heights)
                         heights[dst] += 1
                         clear_board_cache()
                         info = board_info_after_shift(old, bytes(heights), src, dst)
@@ -168,13 +186,8 @@ def test_board_after_a_shift_is_fresh() -> None:
                             full += 1
                             continue
                         carried += 1
-                        base, touched = info.derived_from
-                        assert base is old and touched >> src & 1 and touched >> dst & 1
-                        for sq in range(64):
-                            if not touched >> sq & 1:
-                                c = info.cid[sq]
-                                assert (info.heights[sq], c) == (old.heights[sq], old.cid[sq])
-                                assert c < 0 or info.area[c] == old.area[c]
+                        assert info.derived_from[1] >> dst & 1
+                        assert_derived_faithfully(info)
             state.push(choose(state, rng))
     assert carried > full > 0  # (most full analyses: a block joining two castles, which no rule allows)
 

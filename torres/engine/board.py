@@ -89,7 +89,7 @@ class BoardInfo:
                 every_moment and lone and self.castle_count - 1 < minimum):
             after = bytearray(h)
             after[src] -= 1
-            board = board_info(bytes(after))
+            board = board_info_after_removal(self, src)
             whole = True
             if h[src] == 1 and self.area[self.cid[src]] > 1:
                 remaining = [s for s in self.squares[self.cid[src]] if s != src]
@@ -234,6 +234,7 @@ class BoardInfo:
 def clear_board_cache() -> None:
     """Forget every cached analysis (benchmarks start from here; results never depend on the cache)."""
     _CACHE.clear()
+    _REMOVED.clear()
 
 
 def board_info(heights: bytes) -> BoardInfo:
@@ -270,6 +271,16 @@ def board_info_after_block(old: BoardInfo, heights: bytes, sq: int) -> BoardInfo
                 old._placeable_mask & ~bit
     else:
         near = old.castles_next_to(sq)
+        if not near:  # a new castle (the shift card may start one): the last number
+            cid = old.cid[:]
+            cid[sq] = len(old.area)
+            info = BoardInfo(heights, cid, old.area + [1], old.top + [heights[sq]], old.squares + [(sq,)],
+                             old.blocks | 1 << sq)
+            info.derived_from = (old, 1 << sq)
+            if len(_CACHE) >= _CACHE_LIMIT:
+                _CACHE.clear()
+            _CACHE[heights] = info
+            return info
         if len(near) != 1:
             return board_info(heights)
         (c,) = near
@@ -308,73 +319,69 @@ def board_info_after_block(old: BoardInfo, heights: bytes, sq: int) -> BoardInfo
 
 
 def board_info_after_shift(old: BoardInfo, heights: bytes, src: int, dst: int) -> BoardInfo:
-    """The analysis after the shift card moved the top block of ``src`` onto ``dst``.
-
-    A full hand offers hundreds of shifts, each evaluated once, so the castles are carried over from ``old``:
-    only those of ``src`` and ``dst`` change. A castle that vanishes gives its number to the new one on ``dst``,
-    or else to the last castle; only a divided castle or two joined ones need a full analysis. Near counts and
-    placeable squares are left for the move generator to ask for."""
+    """The analysis after the shift card moved the top block of ``src`` onto ``dst``: the block added on ``dst``
+    to the board without it (:func:`board_info_after_removal`), from which it is derived."""
     info = _CACHE.get(heights)
     if info is not None:
         return info
-    cid, area, top, squares = old.cid[:], old.area[:], old.top[:], old.squares[:]
-    touched = 1 << src | 1 << dst  # where height, castle number or castle area differ from ``old``
+    return board_info_after_block(board_info_after_removal(old, src), heights, dst)
+
+
+#: (id of an analysis, a square) → (the analysis, the analysis of its board with the top block of that square
+#: taken away); module-level rather than on the analysis, which the one without the block refers to (no cycle)
+_REMOVED: dict[tuple[int, int], tuple[BoardInfo, BoardInfo]] = {}
+
+
+def board_info_after_removal(old: BoardInfo, src: int) -> BoardInfo:
+    """The analysis of ``old``'s board with the top block of ``src`` taken away, derived from ``old``.
+
+    The shift card tries every destination for each block it could take: the board without the block is worked
+    out once per block, and what is known of it (the evaluation's terms too) serves every destination. Castle
+    numbers are kept, but a castle that vanishes gives its number to the last castle; only a divided castle needs
+    a full analysis. Not kept in the cache by heights: no position stands between taking the block and placing it."""
+    entry = _REMOVED.get((id(old), src))
+    if entry is not None and entry[0] is old:
+        return entry[1]
+    after = bytearray(old.heights)
+    after[src] -= 1
+    heights = bytes(after)
+    cid, area, top, squares = old.cid, old.area, old.top, old.squares
+    touched = 1 << src  # where height, castle number or castle area differ from ``old``
     c = cid[src]
-    freed = -1  # the number of a castle that vanished
-    if heights[src] == 0:
+    info: BoardInfo | None = None
+    if heights[src]:
+        if top[c] == heights[src] + 1:
+            top = top[:]
+            top[c] = max(heights[s] for s in squares[c])
+    else:
         members = squares[c]
+        cid, area, top, squares = cid[:], area[:], top[:], squares[:]
         cid[src] = -1
         if len(members) == 1:
-            freed = c
+            last = len(area) - 1
+            if c != last:
+                for s in squares[last]:
+                    cid[s] = c
+                area[c], top[c], squares[c] = area[last], top[last], squares[last]
+                touched |= _mask(squares[last])
+            del area[last], top[last], squares[last]
         else:
             i = members.index(src)
             rest = members[:i] + members[i + 1:]
-            if _castle_neighbours(cid, src, c) > 1 and not _connected(rest):
-                return board_info(heights)  # (a block with one neighbour in its castle cannot divide it)
-            area[c] -= 1
-            squares[c] = rest
-            touched |= _mask(members)
-    if freed < 0 and top[c] == heights[src] + 1:
-        top[c] = max(heights[s] for s in squares[c])
-    d = cid[dst]
-    if d < 0:
-        for n in ORTHOGONAL[dst]:
-            e = cid[n]
-            if e >= 0 and e != d:
-                if d >= 0:
-                    return board_info(heights)  # two castles joined
-                d = e
-        if d >= 0:
-            cid[dst] = d
-            area[d] += 1
-            squares[d] += (dst,)
-            touched |= _mask(squares[d])
-        else:  # a new castle
-            if freed >= 0:
-                d, freed = freed, -1
-                area[d], top[d], squares[d] = 1, 0, (dst,)
+            if _castle_neighbours(old.cid, src, c) > 1 and not _connected(rest):
+                info = _analyse(heights)  # divided (a block with one neighbour in its castle cannot divide it)
             else:
-                d = len(area)
-                area.append(1)
-                top.append(0)
-                squares.append((dst,))
-            cid[dst] = d
-    if heights[dst] > top[d]:
-        top[d] = heights[dst]
-    if freed >= 0:
-        last = len(area) - 1
-        if freed != last:
-            for s in squares[last]:
-                cid[s] = freed
-            area[freed], top[freed], squares[freed] = area[last], top[last], squares[last]
-            touched |= _mask(squares[last])
-        del area[last], top[last], squares[last]
-    blocks = (old.blocks if heights[src] else old.blocks & ~(1 << src)) | 1 << dst
-    info = BoardInfo(heights, cid, area, top, squares, blocks)
-    info.derived_from = (old, touched)
-    if len(_CACHE) >= _CACHE_LIMIT:
-        _CACHE.clear()
-    _CACHE[heights] = info
+                area[c] -= 1
+                squares[c] = rest
+                touched |= _mask(members)
+                if top[c] == heights[src] + 1:
+                    top[c] = max(heights[s] for s in rest)
+    if info is None:
+        info = BoardInfo(heights, cid, area, top, squares, old.blocks if heights[src] else old.blocks & ~(1 << src))
+        info.derived_from = (old, touched)
+    if len(_REMOVED) >= _CACHE_LIMIT:
+        _REMOVED.clear()
+    _REMOVED[(id(old), src)] = (old, info)
     return info
 
 
