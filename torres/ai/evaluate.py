@@ -307,7 +307,7 @@ def _turn(state: GameState, w: Weights) -> _Turn:
 
 
 def _seat_board_terms(turn: _Turn, info: BoardInfo, occupied: int, king_castle: int, number: int,
-                      squares: list[int], descend: bool = True) -> SeatTerms:
+                      squares: list[int]) -> SeatTerms:
     """A seat's castle points, king's bonus and climbing potential, from the cache when its knights, the
     occupancy near them and the board are those of a position seen before."""
     knights = tuple(squares)
@@ -331,9 +331,9 @@ def _seat_board_terms(turn: _Turn, info: BoardInfo, occupied: int, king_castle: 
             # the terms on the board before the block added or shifted (castle numbers are kept across it)
             parent, touched = derived
             before = _SEAT_TERMS.get((parent, knights, occupied & near, number))
-            if before is None and descend:
+            if before is None and parent.in_hand:
                 # (the board a shift took its block from: its terms serve every square the block could go to)
-                before = _seat_board_terms(turn, parent, occupied, king_castle, number, squares, False)
+                before = _seat_board_terms(turn, parent, occupied, king_castle, number, squares)
             if before is not None:
                 if not touched & near:
                     cached = before  # the change is out of these knights' sight

@@ -17,7 +17,8 @@ _UNKNOWN = (-1,) * 64
 
 class BoardInfo:
     __slots__ = ("heights", "cid", "area", "top", "squares", "_exits", "_placeable", "_door_masks",
-                 "_placeable_mask", "_near", "_shift_masks", "move_masks", "site_masks", "derived_from", "blocks")
+                 "_placeable_mask", "_near", "_shift_masks", "move_masks", "site_masks", "derived_from", "blocks",
+                 "in_hand")
 
     heights: bytes
     cid: list[int]  # castle index of each square, -1 for ground
@@ -50,6 +51,9 @@ class BoardInfo:
         # height, castle or castle's area differ from it), castle numbers kept; None after a full analysis. Lets a
         # search reuse what it knows of the board before the change away from those squares.
         self.derived_from: tuple[BoardInfo, int] | None = None
+        #: whether this is a board with a block in hand (the shift card's, between taking and placing it), which
+        #: no position stands on
+        self.in_hand = False
 
     @property
     def castle_count(self) -> int:
@@ -379,6 +383,7 @@ def board_info_after_removal(old: BoardInfo, src: int) -> BoardInfo:
     if info is None:
         info = BoardInfo(heights, cid, area, top, squares, old.blocks if heights[src] else old.blocks & ~(1 << src))
         info.derived_from = (old, touched)
+    info.in_hand = True
     if len(_REMOVED) >= _CACHE_LIMIT:
         _REMOVED.clear()
     _REMOVED[(id(old), src)] = (old, info)
