@@ -19,7 +19,7 @@ import gc
 #: collections instead of 10, the oldest after 100 instead of 10 (and, as always, only once a quarter of its
 #: objects are new). A wide search of a turn with a full hand keeps a few hundred thousand objects alive until it
 #: returns: at 100,000 the young generation was collected several times in each such turn, walking all of them
-#: (a quarter of the slowest turns' time); at 1,000,000 it was not collected once in 10 games (docs/strength.md).
+#: (about a fifth of the slowest turns' time); at 1,000,000 it was not collected once in 10 games (docs/strength.md).
 SEARCH_THRESHOLDS = (1_000_000, 50, 100)
 
 

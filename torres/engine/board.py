@@ -252,7 +252,8 @@ def board_info(heights: bytes) -> BoardInfo:
 
 
 def board_info_after_block(old: BoardInfo, heights: bytes, sq: int) -> BoardInfo:
-    """The analysis after one block was added on ``sq`` by a legal placement (never joining castles).
+    """The analysis after one block was added on ``sq`` by a legal placement (never joining castles; the shift
+    card's may start one).
 
     Blocks are placed every few actions and a full analysis of the new board cost more than the move generation
     that follows, so what the placement cannot change is carried over from ``old``: the castles (but the one
