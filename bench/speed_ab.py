@@ -38,6 +38,7 @@ from torres.cli.bench_ai import sample_views
 
 def clear():
     board._CACHE.clear()
+    getattr(board, "_REMOVED", {}).clear()
     for name in ("_TARGETS", "_SEAT_TERMS", "_NEAR", "_CASTLE_MASKS", "_POTENTIALS", "_TURNS"):
         getattr(evaluation, name, {}).clear()
 
