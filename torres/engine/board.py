@@ -6,6 +6,8 @@ immutable and cached by the height map, so undo, clones and search revisit them 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .squares import ORTHOGONAL
 
 _CACHE: dict[bytes, "BoardInfo"] = {}
@@ -373,7 +375,7 @@ def board_info_after_removal(old: BoardInfo, src: int) -> BoardInfo:
         else:
             i = members.index(src)
             rest = members[:i] + members[i + 1:]
-            if _castle_neighbours(old.cid, src, c) > 1 and not _connected(rest):
+            if _castle_neighbours(old.cid, src, c) > 1 and not connected(rest):
                 info = _analyse(heights)  # divided (a block with one neighbour in its castle cannot divide it)
             else:
                 area[c] -= 1
@@ -407,8 +409,8 @@ def _castle_neighbours(cid: list[int], sq: int, c: int) -> int:
     return count
 
 
-def _connected(squares: tuple[int, ...]) -> bool:
-    """Whether ``squares`` are orthogonally connected."""
+def connected(squares: Sequence[int]) -> bool:
+    """Whether ``squares`` (at least one) are orthogonally connected."""
     inside = set(squares)
     seen = {squares[0]}
     todo = [squares[0]]

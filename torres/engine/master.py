@@ -10,8 +10,7 @@ from __future__ import annotations
 from enum import IntEnum
 from itertools import combinations
 
-from .board import BoardInfo
-from .squares import ORTHOGONAL
+from .board import BoardInfo, connected
 
 
 class MasterCard(IntEnum):
@@ -61,18 +60,6 @@ def _is_square(points: tuple[int, ...]) -> bool:
     return side > 0 and dists[:4] == [side] * 4 and dists[4:] == [diag, diag] and diag == 2 * side
 
 
-def _connected(squares: list[int]) -> bool:
-    members = set(squares)
-    seen = {squares[0]}
-    todo = [squares[0]]
-    while todo:
-        for n in ORTHOGONAL[todo.pop()]:
-            if n in members and n not in seen:
-                seen.add(n)
-                todo.append(n)
-    return len(seen) == len(members)
-
-
 def _majority_bonus(counts: list[int], amount: int) -> list[int]:
     best = max(counts)
     if best == 0 or counts.count(best) > 1:
@@ -109,7 +96,7 @@ def master_bonus(card: MasterCard, phase: int, info: BoardInfo, knights: list[li
             elif card is MasterCard.SQUARE:
                 ok = any(_is_square(four) for four in combinations(squares, 4))
             elif card is MasterCard.NEIGHBOURS:
-                ok = _connected(squares)
+                ok = connected(squares)
         out.append(_master_points(card) if ok else 0)
     return out
 
