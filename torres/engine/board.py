@@ -1,7 +1,9 @@
 """What the height map alone determines: castles, their areas and tops, doors, where a block may go.
 
 A castle is a set of orthogonally connected squares holding at least one block. ``BoardInfo`` objects are
-immutable and cached by the height map, so undo, clones and search revisit them for free.
+immutable and cached by the height map, so undo, clones and search revisit them for free; a copy of a game state
+shares them too (``copy.copy``/``copy.deepcopy`` of an analysis are the analysis itself), and a pickled one is
+loaded with its fields and empty caches.
 """
 
 from __future__ import annotations
@@ -12,8 +14,13 @@ from .squares import ORTHOGONAL
 
 _CACHE: dict[bytes, "BoardInfo"] = {}
 _CACHE_LIMIT = 50_000
-#: The empty caches every new analysis starts with (never stored into: see ``BoardInfo.__init__``).
-_NONE: dict = {}  # type: ignore[type-arg]
+#: The empty table every new analysis starts its lazy caches with, never stored into: a method about to store
+#: into a cache gives its analysis a table of its own when the one it has is *empty* (see ``BoardInfo.__init__``).
+#: Emptiness, not identity: a deep copy or a pickle of several analyses turns this one shared table into one
+#: shared copy, which no test ``is _EMPTY`` would recognise (issue #31: the copies' caches became one table).
+_EMPTY: dict = {}  # type: ignore[type-arg]
+#: The mask tables every new analysis starts with (-1: not computed), replaced by a list of its own at the first
+#: store — recognised by being a tuple, for the same reason.
 _UNKNOWN = (-1,) * 64
 
 
@@ -38,13 +45,14 @@ class BoardInfo:
         self.top = top
         self.squares = squares
         # The caches below start empty and shared (a search evaluates most boards it makes without generating a
-        # move there); each method gives its board a table of its own when it first stores into it.
-        self._exits: dict[int, tuple[int, ...]] = _NONE
+        # move there); each method gives its board a table of its own when it first stores into it. A cache holds
+        # only what the fields above determine, so sharing an analysis (copies do: ``__deepcopy__``) is safe.
+        self._exits: dict[int, tuple[int, ...]] = _EMPTY
         self._placeable: tuple[int, ...] | None = None
-        self._door_masks: dict[int, int] = _NONE
+        self._door_masks: dict[int, int] = _EMPTY
         self._placeable_mask = -1
         self._near: list[int] | None = None
-        self._shift_masks: dict[tuple[int, bool, int], int] = _NONE
+        self._shift_masks: dict[tuple[int, bool, int], int] = _EMPTY
         # Caches read directly by the move generator's inner loop (-1: not computed yet); see ``move_mask`` and
         # ``site_mask``. Knights move far more often than blocks are placed, so a board's masks are reused.
         self.move_masks: list[int] | tuple[int, ...] = _UNKNOWN
@@ -56,6 +64,20 @@ class BoardInfo:
         #: whether this is a board with a block in hand (the shift card's, between taking and placing it), which
         #: no position stands on
         self.in_hand = False
+
+    # --- copies -----------------------------------------------------------------------------------------------
+    # An analysis is immutable (its caches hold only what its fields determine), so a copy of a game state may
+    # share it: ``copy.copy`` and ``copy.deepcopy`` give the analysis itself, as they do for a tuple. A pickle
+    # keeps the fields and leaves the caches behind: the loaded analysis starts with empty caches of its own.
+    def __copy__(self) -> "BoardInfo":
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> "BoardInfo":
+        return self
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return _unpickle, (self.heights, self.cid, self.area, self.top, self.squares, self.blocks,
+                           self.derived_from, self.in_hand)
 
     @property
     def castle_count(self) -> int:
@@ -123,7 +145,7 @@ class BoardInfo:
                     if total < before and total < minimum:
                         continue
                     mask |= 1 << dst
-        if self._shift_masks is _NONE:
+        if not self._shift_masks:  # still the shared empty table (or a copy of it): a table of its own
             self._shift_masks = {}
         self._shift_masks[key] = mask
         return mask
@@ -144,7 +166,7 @@ class BoardInfo:
                     if h[u] < hv:
                         seen.add(u)
             found = tuple(sorted(seen))
-            if self._exits is _NONE:
+            if not self._exits:  # still the shared empty table (or a copy of it): a table of its own
                 self._exits = {}
             self._exits[castle] = found
         return found
@@ -160,7 +182,7 @@ class BoardInfo:
             for u in self.exits(castle):
                 if h[u] <= level:
                     mask |= 1 << u
-            if self._door_masks is _NONE:
+            if not self._door_masks:  # still the shared empty table (or a copy of it): a table of its own
                 self._door_masks = {}
             self._door_masks[key] = mask
         return mask
@@ -184,8 +206,8 @@ class BoardInfo:
                     if c != entered:  # a second neighbour of the same castle adds nothing new
                         mask |= self.door_mask(c, level)
                         entered = c
-            if self.move_masks is _UNKNOWN:
-                self.move_masks = [-1] * 64
+            if type(self.move_masks) is tuple:  # still ``_UNKNOWN`` (or a copy of it): a list of its own
+                self.move_masks = list(self.move_masks)
             self.move_masks[src] = mask  # type: ignore[index]
         return mask
 
@@ -200,8 +222,8 @@ class BoardInfo:
             for n in ORTHOGONAL[sq]:
                 if h[n] <= level:
                     mask |= 1 << n
-            if self.site_masks is _UNKNOWN:
-                self.site_masks = [-1] * 64
+            if type(self.site_masks) is tuple:  # still ``_UNKNOWN`` (or a copy of it): a list of its own
+                self.site_masks = list(self.site_masks)
             self.site_masks[sq] = mask  # type: ignore[index]
         return mask
 
@@ -235,6 +257,15 @@ class BoardInfo:
         if c >= 0:
             return self.heights[sq] < self.area[c]
         return len(self.castles_next_to(sq)) == 1
+
+
+def _unpickle(heights: bytes, cid: list[int], area: list[int], top: list[int], squares: list[tuple[int, ...]],
+              blocks: int, derived_from: tuple[BoardInfo, int] | None, in_hand: bool) -> BoardInfo:
+    """A pickled analysis, with the fields it was pickled with (castle numbers included) and empty caches."""
+    info = BoardInfo(heights, cid, area, top, squares, blocks)
+    info.derived_from = derived_from
+    info.in_hand = in_hand
+    return info
 
 
 def clear_board_cache() -> None:

@@ -408,6 +408,20 @@ class GameState:
         other._undo = self._undo[:]
         return other
 
+    # ``copy.copy`` and ``copy.deepcopy`` are ``clone`` (as python-chess's boards do): a shallow copy would share
+    # the board and the lists with the original and change it, and a field-by-field deep copy costs hundreds of
+    # times a clone (the undo records) to copy what no one changes in place (the board analyses, immutable; the
+    # undo records and the lists they keep, copy-on-write). Pickle stores every field; a loaded state has board
+    # analyses of its own with empty caches (``BoardInfo.__reduce__``).
+    def __copy__(self) -> "GameState":
+        return self.__deepcopy__({})
+
+    def __deepcopy__(self, memo: dict[int, object]) -> "GameState":
+        other = self.clone()
+        if other._legal is not None:
+            other._legal = other._legal[:]  # (the one list a caller is handed, by ``legal_action_ids``)
+        return other
+
     def _to_id(self, action: Action | int | str) -> int:
         if isinstance(action, Action):
             return action.id
