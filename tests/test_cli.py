@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import importlib
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import run_command
 from typer.testing import CliRunner
 
 import torres.cli.bench_cmd  # noqa: F401  (registers `bench`)
@@ -232,24 +232,23 @@ def test_console_script_selfplay_replay_legal(tmp_path: Path) -> None:
     """The installed ``torres`` script end to end, in real subprocesses."""
     assert TORRES.exists(), f"console script not installed at {TORRES}"
     game = tmp_path / "sp.json"
-    sp = subprocess.run([str(TORRES), "selfplay", "--players", "4", "--seed", "21", "--edition", "ravensburger",
-                         "--out", str(game)], capture_output=True, text=True, timeout=120)
+    sp = run_command([str(TORRES), "selfplay", "--players", "4", "--seed", "21", "--edition", "ravensburger",
+                      "--out", str(game)], capture_output=True, text=True, timeout=120)
     assert sp.returncode == 0, sp.stderr
     assert "winner: seat" in sp.stderr
-    rp = subprocess.run([str(TORRES), "replay", str(game), "--json"], capture_output=True, text=True,
-                        timeout=120)
+    rp = run_command([str(TORRES), "replay", str(game), "--json"], capture_output=True, text=True, timeout=120)
     assert rp.returncode == 0, rp.stderr
     summary = json.loads(rp.stdout)
     record = read_record(game)
     assert summary["scores"] == record["result"]["scores"] and summary["finished"] is True
-    lg = subprocess.run([str(TORRES), "legal", str(game), "--at", "10", "--json"], capture_output=True,
-                        text=True, timeout=120)
+    lg = run_command([str(TORRES), "legal", str(game), "--at", "10", "--json"], capture_output=True,
+                     text=True, timeout=120)
     assert lg.returncode == 0, lg.stderr
     legal = json.loads(lg.stdout)
     assert [a["text"] for a in legal["actions"]] == [str(a) for a in replay(record, upto=10).legal_actions]
     record["actions"][10] = "play seven"
     game.write_text(json.dumps(record), encoding="utf-8")
-    bad = subprocess.run([str(TORRES), "replay", str(game)], capture_output=True, text=True, timeout=120)
+    bad = run_command([str(TORRES), "replay", str(game)], capture_output=True, text=True, timeout=120)
     assert bad.returncode == 1
     assert "action 10 ('play seven') is illegal" in bad.stderr
 

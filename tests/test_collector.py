@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-import subprocess
 import sys
 
 import pytest
+from conftest import run_command
 from typer.testing import CliRunner
 
 import torres.cli.hint  # noqa: F401  (registers the command)
@@ -24,7 +24,7 @@ from torres.server.bots import BotPool
 def test_importing_torres_leaves_the_collector_alone() -> None:
     code = ("import gc; before = gc.get_threshold(); import torres.ai, torres.ai.collector, torres.server.bots, "
             "torres.env; assert gc.get_threshold() == before, gc.get_threshold()")
-    subprocess.run([sys.executable, "-c", code], check=True)
+    run_command([sys.executable, "-c", code], check=True, timeout=120)
 
 
 def test_the_tournament_command_searches_with_the_search_thresholds() -> None:

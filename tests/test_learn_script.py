@@ -6,38 +6,42 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import run_command
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = [sys.executable, str(ROOT / "scripts" / "learn_eval.py")]
+#: Seconds a script may take here (seconds on an idle machine; a hung one must not hang the suite).
+TIMEOUT = 600
 
 
 def test_the_learning_script_is_reproducible(tmp_path: Path) -> None:
     files = []
     for k, jobs in enumerate((1, 2)):
         out = tmp_path / f"positions-{k}.npz"
-        subprocess.run(SCRIPT + ["generate", "--games", "3", "--seed", "3", "--jobs", str(jobs), "--policies",
-                                 "greedy:width=1,strong", "--out", str(out)], check=True, capture_output=True)
+        run_command(SCRIPT + ["generate", "--games", "3", "--seed", "3", "--jobs", str(jobs), "--policies",
+                                 "greedy:width=1,strong", "--out", str(out)], check=True, capture_output=True,
+                    timeout=TIMEOUT)
         files.append(np.load(out))
     for key in ("phase", "x", "y", "tuned", "game"):
         assert np.array_equal(files[0][key], files[1][key]), key
     assert len(files[0]["y"]) > 50
     # the evaluation's expectation is stored beside the outcome, both relative to the rival
     assert files[0]["tuned"].shape == (len(files[0]["y"]), 2)
-    report = subprocess.run(SCRIPT + ["residuals", str(tmp_path / "positions-0.npz")], check=True,
-                            capture_output=True, text=True).stdout
+    report = run_command(SCRIPT + ["residuals", str(tmp_path / "positions-0.npz")], check=True,
+                         capture_output=True, text=True, timeout=TIMEOUT).stdout
     assert report.count("castles fitted") == 3
     fitted = tmp_path / "weights.json"
-    subprocess.run(SCRIPT + ["fit", str(tmp_path / "positions-0.npz"), "--out", str(fitted)], check=True,
-                   capture_output=True)
+    run_command(SCRIPT + ["fit", str(tmp_path / "positions-0.npz"), "--out", str(fitted)], check=True,
+                capture_output=True, timeout=TIMEOUT)
     assert fitted.exists()
 
 
+@pytest.mark.slow  # eight runs of the tuner's matches (~20 s); the tests below run it once each
 def test_the_weight_tuning_script_is_reproducible(tmp_path: Path) -> None:
     """scripts/tune_spsa.py replays the same games and steps for a seed, with or without a field of fixed bots,
     and moves the weights by what the games said."""
@@ -46,9 +50,9 @@ def test_the_weight_tuning_script_is_reproducible(tmp_path: Path) -> None:
         logs = []
         for k in range(2):
             out = tmp_path / f"spsa-{len(extra)}-{k}.jsonl"
-            subprocess.run(tune + ["--iterations", "2", "--jobs", "1", "--seed", "5", "--base", "greedy:width=1",
-                                   "--params", "later:0.6:0.1:0,card:3:0.5:0", "--out", str(out)] + extra,
-                           check=True, capture_output=True)
+            run_command(tune + ["--iterations", "2", "--jobs", "1", "--seed", "5", "--base", "greedy:width=1",
+                                "--params", "later:0.6:0.1:0,card:3:0.5:0", "--out", str(out)] + extra,
+                        check=True, capture_output=True, timeout=TIMEOUT)
             logs.append([json.loads(line) for line in out.read_text().splitlines()])
         assert logs[0] == logs[1]
         rows = logs[0]
@@ -74,9 +78,9 @@ def test_the_weight_tuning_script_takes_several_fields_in_turn(tmp_path: Path) -
     the one its field gives when the pair is played again."""
     out = tmp_path / "spsa.jsonl"
     fields = ["greedy:width=1", "random"]
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "tune_spsa.py"), "--iterations", "1", "--jobs", "2",
-                    "--seed", "5", "--base", "greedy:width=1", "--params", "later:0.6:0.1:0", "--field",
-                    ",".join(fields), "--out", str(out)], check=True, capture_output=True)
+    run_command([sys.executable, str(ROOT / "scripts" / "tune_spsa.py"), "--iterations", "1", "--jobs", "2",
+                 "--seed", "5", "--base", "greedy:width=1", "--params", "later:0.6:0.1:0", "--field",
+                 ",".join(fields), "--out", str(out)], check=True, capture_output=True, timeout=TIMEOUT)
     row = json.loads(out.read_text())
     assert row["fields"] == fields
     module = importlib.util.spec_from_file_location("tune_spsa", ROOT / "scripts" / "tune_spsa.py")
@@ -95,9 +99,9 @@ def test_the_weight_tuning_script_takes_several_fields_in_turn(tmp_path: Path) -
 
 def test_the_weight_tuning_script_smooths_the_margin_on_the_scale_asked(tmp_path: Path) -> None:
     out = tmp_path / "spsa.jsonl"
-    subprocess.run([sys.executable, str(ROOT / "scripts" / "tune_spsa.py"), "--iterations", "1", "--jobs", "1",
-                    "--seed", "5", "--base", "greedy:width=1", "--params", "later:0.6:0.1:0", "--scale", "4",
-                    "--out", str(out)], check=True, capture_output=True)
+    run_command([sys.executable, str(ROOT / "scripts" / "tune_spsa.py"), "--iterations", "1", "--jobs", "1",
+                 "--seed", "5", "--base", "greedy:width=1", "--params", "later:0.6:0.1:0", "--scale", "4",
+                 "--out", str(out)], check=True, capture_output=True, timeout=TIMEOUT)
     row = json.loads(out.read_text())
     assert any(row["margins"])
     assert row["r"] == pytest.approx(sum(math.tanh(m / 4) for m in row["margins"]) / 2, abs=1e-4)

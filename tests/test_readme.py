@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import run_command
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -81,8 +82,8 @@ def test_no_placeholder_is_left_in_a_command() -> None:
 @pytest.mark.parametrize("index", range(sum(1 for kind, _ in blocks() if kind == "python")))
 def test_python_examples_run(index: int, scratch: Path) -> None:
     code = [body for kind, body in blocks() if kind == "python"][index]
-    result = subprocess.run([sys.executable, "-c", code], cwd=scratch, capture_output=True, text=True,
-                            timeout=120)
+    result = run_command([sys.executable, "-c", code], cwd=scratch, capture_output=True, text=True,
+                         timeout=120)
     assert result.returncode == 0, result.stderr
 
 
@@ -95,8 +96,8 @@ def test_bash_examples_run_in_order(scratch: Path) -> None:
         command, reason = runnable(line)
         if not command:
             continue
-        result = subprocess.run(["bash", "-c", command], cwd=scratch, capture_output=True, text=True,
-                                timeout=300, env=env, stdin=subprocess.DEVNULL)
+        result = run_command(["bash", "-c", command], cwd=scratch, capture_output=True, text=True,
+                             timeout=300, env=env, stdin=subprocess.DEVNULL)
         assert result.returncode == 0, f"{line}\n(ran: {command}; {reason or 'as written'})\n{result.stderr}"
         ran += 1
     assert ran >= 10

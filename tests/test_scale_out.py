@@ -64,12 +64,12 @@ def two_servers(database: str, tmp_path: Path) -> Iterator[tuple[ServerProcess, 
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
+    with urllib.request.urlopen(request, timeout=30) as answer:
         return dict(json.load(answer))
 
 
 def get(url: str) -> dict[str, Any]:
-    with urllib.request.urlopen(url, timeout=10) as answer:
+    with urllib.request.urlopen(url, timeout=30) as answer:
         return dict(json.load(answer))
 
 
@@ -95,7 +95,7 @@ class Player:
 
     async def next(self, kind: str) -> dict[str, Any]:
         while True:
-            message = json.loads(await asyncio.wait_for(self.ws.recv(), 20))
+            message = json.loads(await asyncio.wait_for(self.ws.recv(), 60))  # (a busy machine is slow)
             if message["type"] == "update":
                 self.seen.append(message["version"])
                 self.events[message["version"]] = message["event"]

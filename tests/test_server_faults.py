@@ -52,12 +52,12 @@ DROP = 0.01
 def post(url: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=10) as answer:
+    with urllib.request.urlopen(request, timeout=30) as answer:
         return dict(json.loads(answer.read()))
 
 
 def get(url: str) -> dict[str, Any]:
-    with urllib.request.urlopen(url, timeout=10) as answer:
+    with urllib.request.urlopen(url, timeout=30) as answer:
         return dict(json.loads(answer.read()))
 
 

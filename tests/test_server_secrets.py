@@ -10,16 +10,17 @@ the seed) dealt at random. The server's own output path (``Room.view_message``, 
 ``keep ?``). A leak of anything hidden differs between the real state and a random twin with high probability,
 and ``test_the_checker_catches_*`` prove that it does.
 
-1. ``test_no_secret_reaches_a_seat`` plays 1,000 games (random and ``beginner``/``casual`` bot seats, 2–4 players,
-   every edition, own and common decks, the master version, with undos) through ``Room`` with connections attached
-   (the real broadcast: ``Room.act``/``undo`` → ``view_message`` → ``seat_view_json``/``event_json``). Checked:
-   after every ``buy`` and ``keep`` (the spectator and another seat against a twin), after every undo and at ~3
-   random points per game (every receiver against two twins, the summary, and refused actions: illegal ones by the
-   seat to act — their words may name its own cards, never others' — and any by other seats and the spectator),
-   and the welcome every receiver would get after each phase scoring and at the end.
-2. ``test_websocket_games_leak_nothing`` plays hot-seat games through the real websocket (Starlette's TestClient),
-   records every frame each seated connection and a spectator receive, plus the HTTP answers, and checks them the
-   same way once the finished game's record tells the seed.
+1. ``test_no_secret_reaches_a_seat`` plays 1,000 games with ``--slow`` (as CI runs it; 300 without: the first 15
+   of every 50, which hold every bot game and every setup) (random and ``beginner``/``casual`` bot seats, 2–4
+   players, every edition, own and common decks, the master version, with undos) through ``Room`` with connections
+   attached (the real broadcast: ``Room.act``/``undo`` → ``view_message`` → ``seat_view_json``/``event_json``).
+   Checked: after every ``buy`` and ``keep`` (the spectator and another seat against a twin), after every undo and
+   at ~3 random points per game (every receiver against two twins, the summary, and refused actions: illegal ones
+   by the seat to act — their words may name its own cards, never others' — and any by other seats and the
+   spectator), and the welcome every receiver would get after each phase scoring and at the end.
+2. ``test_websocket_games_leak_nothing`` plays 10 hot-seat games (5 without ``--slow``) through the real websocket
+   (Starlette's TestClient), records every frame each seated connection and a spectator receive, plus the HTTP
+   answers, and checks them the same way once the finished game's record tells the seed.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ from torres.server.store import Seat, StoredGame
 
 GAMES = 1000
 CHUNKS = 20  # parametrized, so pytest-xdist spreads them over the cores
+#: Games of each chunk played without ``--slow``: the first of its 50, bot games (index % 50 == 3, the casual bot's
+#: at 7 and 507) and every setup among them (test_the_games_cover_every_setup).
+QUICK_CHUNK = 15
 TWINS = 2  # twins per receiver of a sampled message
 KEEP_TWINS = 1  # per receiver after every buy and keep (a dozen of those in a game)
 REFUSAL_TWINS = 1  # per refused attempt (several attempts at each sampled point)
@@ -407,19 +411,27 @@ async def play_games(indexes: range) -> int:
     return checked
 
 
-@pytest.mark.parametrize("chunk", range(CHUNKS))
-def test_no_secret_reaches_a_seat(chunk: int) -> None:
+def games_of(chunk: int, slow_run: bool) -> range:
     size = GAMES // CHUNKS
-    checked = asyncio.run(play_games(range(chunk * size, (chunk + 1) * size)))
-    assert checked > size * 20  # many messages per game were looked at
+    return range(chunk * size, chunk * size + (size if slow_run else QUICK_CHUNK))
 
 
-def test_the_games_cover_every_setup() -> None:
-    setups = [setup_of(i) for i in range(GAMES)]
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+def test_no_secret_reaches_a_seat(chunk: int, slow_run: bool) -> None:
+    games = games_of(chunk, slow_run)
+    checked = asyncio.run(play_games(games))
+    assert checked > len(games) * 20  # many messages per game were looked at
+
+
+@pytest.mark.parametrize("slow_run", [False, True], ids=["quick", "slow"])
+def test_the_games_cover_every_setup(slow_run: bool) -> None:
+    setups = [setup_of(i) for chunk in range(CHUNKS) for i in games_of(chunk, slow_run)]
+    assert len(setups) == (GAMES if slow_run else CHUNKS * QUICK_CHUNK)
+    assert sum(bool(s[4]) for s in setups) == GAMES // 50 + 2  # every bot game plays either way
     assert {s[0] for s in setups} == {2, 3, 4}
     assert {s[1] for s in setups} == set(torres.EDITIONS)
     assert {s[2] for s in setups} == {None, "own", "common"}
-    assert sum(s[3] for s in setups) >= 50
+    assert sum(s[3] for s in setups) >= len(setups) // 12  # the master version: 1 game in 11
     assert {level for s in setups for level in s[4].values()} == {"beginner", "casual"}
     rules = {NewGame(players=s[0], edition=s[1], card_mode=s[2], master=s[3]).rules() for s in setups}
     assert {r.card_mode.value for r in rules} == {"own", "common"}
@@ -494,6 +506,7 @@ def test_the_checker_catches_a_leaking_refusal(monkeypatch: pytest.MonkeyPatch) 
 
 # --- end to end: the real websocket and HTTP answers ------------------------------------------------------------
 WS_GAMES = 10
+WS_QUICK = 5  # the games played without --slow (each setup of the first five indexes: 2–4 players, two editions)
 FAST = Limits(burst=100_000, per_second=100_000)
 Frame = tuple[int | None, str]  # (receiver, the message as sent)
 
@@ -656,7 +669,8 @@ async def check_table(table: Table, record: dict[str, Any]) -> int:
     return checked
 
 
-@pytest.mark.parametrize("index", range(WS_GAMES))
+@pytest.mark.parametrize("index", [i if i < WS_QUICK else pytest.param(i, marks=pytest.mark.slow)
+                                   for i in range(WS_GAMES)])
 def test_websocket_games_leak_nothing(client: TestClient, index: int) -> None:
     from contextlib import ExitStack
 

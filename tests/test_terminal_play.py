@@ -35,8 +35,22 @@ def spawn(*args: str, size: tuple[int, int] = (50, 140), pager: str | None = Non
     for name in ("NO_COLOR", "COLUMNS", "LINES"):  # the pty's own size decides the layout
         env.pop(name, None)
     child = pexpect.spawn(sys.executable, ["-m", "torres.cli.main", *args], cwd=str(ROOT), env=env,
-                          encoding="utf-8", dimensions=size, timeout=20)
+                          encoding="utf-8", dimensions=size, timeout=60)  # (a busy machine is slow, never wrong)
+    _children.append(child)
     return child
+
+
+_children: list[pexpect.spawn] = []
+
+
+@pytest.fixture(autouse=True)
+def close_children() -> Iterator[None]:
+    """A test that fails halfway leaves its ``torres play`` waiting at the prompt: it is ended with the test."""
+    yield
+    while _children:
+        child = _children.pop()
+        if child.isalive():
+            child.close(force=True)
 
 
 def plain(text: str | None) -> str:

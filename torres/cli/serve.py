@@ -8,18 +8,31 @@ import typer
 
 from .app import app
 
+#: (torres.server.run.LOG_LEVELS, without importing the server for every command)
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+def _log_level(value: str) -> str:
+    if value.lower() not in LOG_LEVELS:
+        raise typer.BadParameter(f"one of {', '.join(LOG_LEVELS)}")
+    return value.lower()
+
 
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on (0: any free port).")] = 8000,
     database: Annotated[str, typer.Option(
         help="Database URL: sqlite:///FILE, or postgresql://USER:PASSWORD@HOST/DB.")] = "sqlite:///torres.db",
     redis: Annotated[Optional[str], typer.Option(
         help="Redis URL (redis://HOST:PORT/0): several server processes then serve the same games.")] = None,
     bot_workers: Annotated[int, typer.Option(min=1, max=64, help="Worker processes that run the bots.")] = 1,
+    log_level: Annotated[str, typer.Option(
+        callback=_log_level, metavar="LEVEL",
+        help="What is logged: debug, info (also the libraries' start-up lines and each request), warning "
+             "(torres's warnings and errors), error or critical.")] = "warning",
 ) -> None:
-    """Play in the browser: host games against bots and friends (open the address it prints)."""
+    """Play in the browser: host games against bots and friends (open the address it prints once it is ready)."""
     from ..server.run import run
 
-    run(host=host, port=port, database=database, redis=redis, bot_workers=bot_workers)
+    run(host=host, port=port, database=database, redis=redis, bot_workers=bot_workers, log_level=log_level)
