@@ -117,6 +117,10 @@ def bench_ai(
     seed: int = typer.Option(0, help="Seed of the sample games"),
 ) -> None:
     """Median speed of the bots: evaluations/s (whole-turn planners) and simulations/s (search bots)."""
+    try:
+        Rules.from_text(edition)  # the engine's check of rules text: a clean message, not a traceback
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--edition'") from None
     tune_for_search()
     console = Console(width=max(110, Console().width))
     rows = bench(positions, players, edition, seed=seed)
