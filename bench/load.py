@@ -10,12 +10,15 @@ No bots: the server's own path is measured.
 
 Everything is bounded: the number of games, the measured seconds, a time limit per action; traffic goes to
 loopback only. Without ``--url`` the script starts its own ``torres serve`` on a free port with a fresh SQLite file
-(``--profile FILE``: the same server run in-process under cProfile, its stats written to FILE and summarised).
+(``--database URL``: that database instead; ``--processes 2``: two processes sharing it through ``--redis``;
+``--profile FILE``: the same server run in-process under cProfile, its stats written to FILE and summarised) and
+reports the server's CPU per action; ``--suite`` runs the table of docs/server.md, "Load" (``scripts/bench-load``).
 
     .venv/bin/python bench/load.py                          # 500 games, think 1 s, 30 s measured
     .venv/bin/python bench/load.py --games 500 --think 0    # closed loop: the server's throughput
     .venv/bin/python bench/load.py --profile /tmp/serve.prof
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --games 100
+    .venv/bin/python bench/load.py --suite                  # every row of the table, printed in markdown
 """
 
 from __future__ import annotations
@@ -23,11 +26,15 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import importlib.metadata
+import importlib.util
 import json
 import os
 import random
+import platform
 import re
 import resource
+import secrets
 import signal
 import socket
 import statistics
@@ -137,21 +144,26 @@ async def play(slot: int, args: argparse.Namespace, stats: Stats, creating: asyn
     from websockets.asyncio.client import connect
 
     rng = random.Random(args.seed * 100_003 + slot)
-    # with --also, the seats of a game are spread over the processes (they share the games through Redis)
-    ws_urls = [u.replace("http", "ws", 1) for u in (args.url, *args.also)]
+    # With --also, the seats of a game are spread over the processes (they share the games through Redis), or with
+    # --spread games each game is on one process, the games taking turns.
+    urls = [args.url, *args.also]
+    ws_urls = [u.replace("http", "ws", 1) for u in urls]
+    home = slot % len(urls) if args.spread == "games" else 0
     first = True
     while not stats.stopping:
         seats: list[Seat] = []
+        step = "create"  # where an error happened: create, connect, act (until the ack), update (the others' views)
         try:
             async with creating:
-                game = await asyncio.to_thread(_post, f"{args.url}/api/games", {
+                game = await asyncio.to_thread(_post, f"{urls[home]}/api/games", {
                     "players": args.players, "hotseat": True, "bot_speed": "instant",
                     "seats": [{"kind": "human"}] * args.players})
             stats.games_created += 1
             tokens = {int(k): v for k, v in game["tokens"].items()}
+            step = "connect"
             async with connecting:
                 for seat in range(args.players):
-                    ws_url = ws_urls[(slot + seat) % len(ws_urls)]
+                    ws_url = ws_urls[home if args.spread == "games" else (slot + seat) % len(ws_urls)]
                     ws = await connect(f"{ws_url}/ws/{game['id']}", proxy=None, max_size=2**22, open_timeout=30,
                                        compression=None if args.no_compression else "deflate")
                     seats.append(Seat(ws, stats))
@@ -176,6 +188,7 @@ async def play(slot: int, args: argparse.Namespace, stats: Stats, creating: asyn
                 own = actor.view()
                 count += 1
                 measured = stats.measuring
+                step = "act"
                 sent = time.perf_counter()
                 answer = await asyncio.wait_for(
                     actor.act(f"{slot}-{count}", actor.version, rng.choice(own["legal"])["action"]), ACTION_TIMEOUT)
@@ -183,6 +196,7 @@ async def play(slot: int, args: argparse.Namespace, stats: Stats, creating: asyn
                 if answer["type"] != "ack":
                     stats.error("rejected:" + answer.get("code", "?"))
                     break
+                step = "update"
                 await asyncio.wait_for(asyncio.gather(*(s.until(answer["version"]) for s in seats)), ACTION_TIMEOUT)
                 done = time.perf_counter()
                 if measured and stats.measuring:
@@ -193,7 +207,10 @@ async def play(slot: int, args: argparse.Namespace, stats: Stats, creating: asyn
             raise
         except Exception as exc:
             if not stats.stopping:
-                stats.error(f"{type(exc).__name__}: {str(exc)[:80]}")
+                behind = [f"seat {i} at {s.version}{' (closed)' if s.reader.done() else ''}" for i, s in
+                          enumerate(seats) if step == "update"]
+                stats.error(f"{step}: {type(exc).__name__}: {str(exc)[:80]}" + (f" ({', '.join(behind)})"
+                                                                                   if behind else ""))
                 await asyncio.sleep(0.5)
         finally:
             for s in seats:
@@ -204,11 +221,23 @@ async def play(slot: int, args: argparse.Namespace, stats: Stats, creating: asyn
                     pass
 
 
-def _cpu_seconds(pid: int) -> float | None:
+def _cpu_seconds(pids: list[int]) -> float | None:
+    """User + system CPU seconds of these processes (all their threads: database calls run in worker threads)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            return None
+    return total
+
+
+def _load_average() -> float | None:
+    """The machine's 1-minute load average (other jobs on a shared machine show up here)."""
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
+        return float(Path("/proc/loadavg").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
         return None
 
 
@@ -226,7 +255,7 @@ def _percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
 
 
-async def run(args: argparse.Namespace, server_pid: int | None) -> dict[str, Any]:
+async def run(args: argparse.Namespace, server_pids: list[int]) -> dict[str, Any]:
     stats = Stats()
     ready = [0]
     creating, connecting = asyncio.Semaphore(8), asyncio.Semaphore(32)
@@ -239,18 +268,21 @@ async def run(args: argparse.Namespace, server_pid: int | None) -> dict[str, Any
     setup = time.monotonic() - started
     go.set()
     await asyncio.sleep(args.warmup)
-    if server_pid and args.profile:
-        os.kill(server_pid, signal.SIGUSR1)
-    server_cpu0 = _cpu_seconds(server_pid) if server_pid else None
+    if server_pids and args.profile:
+        os.kill(server_pids[0], signal.SIGUSR1)
+    server_cpu0 = _cpu_seconds(server_pids) if server_pids else None
     client_cpu0, window0 = time.process_time(), time.monotonic()
     stats.measuring = True
-    await asyncio.sleep(args.seconds)
+    load = [_load_average()]
+    for _ in range(max(1, round(args.seconds / 5))):  # the load average every 5 s of the window
+        await asyncio.sleep(args.seconds / max(1, round(args.seconds / 5)))
+        load.append(_load_average())
     stats.measuring = False
     window = time.monotonic() - window0
     client_cpu = time.process_time() - client_cpu0
-    server_cpu1 = _cpu_seconds(server_pid) if server_pid else None
-    if server_pid and args.profile:
-        os.kill(server_pid, signal.SIGUSR2)
+    server_cpu1 = _cpu_seconds(server_pids) if server_pids else None
+    if server_pids and args.profile:
+        os.kill(server_pids[0], signal.SIGUSR2)
     stats.stopping = True
     await asyncio.sleep(0.5)
     for task in tasks:
@@ -275,6 +307,7 @@ async def run(args: argparse.Namespace, server_pid: int | None) -> dict[str, Any
         "max_ms_by_second": _by_second(stats, window0, window),
         "games_created": stats.games_created, "games_finished": stats.games_finished,
         "client_cpu_share": round(client_cpu / window, 2),
+        "load_average": [x for x in load if x is not None],
     }
     if server_cpu0 is not None and server_cpu1 is not None:
         result["server_cpu_share"] = round((server_cpu1 - server_cpu0) / window, 2)
@@ -302,10 +335,12 @@ def _wait_for(url: str, process: subprocess.Popen[bytes], seconds: float = 60.0)
     raise SystemExit("the server did not answer")
 
 
-def serve_profiled(port: int, database: str, profile: str | None, pragmas: list[str], gc_default: bool) -> None:
+def serve_profiled(port: int, database: str, profile: str | None, pragmas: list[str], gc_default: bool,
+                   loop: str = "auto", redis: str | None = None) -> None:
     """``torres serve``'s app in this process's event loop, under cProfile with ``profile`` over the measured
     window (SIGUSR1 to SIGUSR2; stats written on SIGINT), timing the event loop's GC pauses, with extra SQLite
-    ``pragmas`` to try; ``gc_default`` leaves Python's GC as it is instead of freezing as ``torres serve`` does."""
+    ``pragmas`` to try; ``gc_default`` leaves Python's GC as it is instead of freezing as ``torres serve`` does;
+    ``loop``: uvicorn's event loop (``auto``, as ``torres serve``: uvloop when it is installed; ``asyncio``)."""
     import cProfile
 
     import uvicorn
@@ -314,7 +349,7 @@ def serve_profiled(port: int, database: str, profile: str | None, pragmas: list[
     from torres.server.app import create_app
     from torres.server.protocol import CLIENT_LIMITS
 
-    app = create_app(database)
+    app = create_app(database, redis=redis)
     if pragmas:
         def extra(dbapi_connection: Any, _record: Any) -> None:
             for pragma in pragmas:
@@ -322,7 +357,7 @@ def serve_profiled(port: int, database: str, profile: str | None, pragmas: list[
 
         event.listen(app.state.store.engine, "connect", extra)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_ping_interval=20,
-                            ws_ping_timeout=20, ws_max_size=CLIENT_LIMITS.max_bytes * 4)
+                            ws_ping_timeout=20, ws_max_size=CLIENT_LIMITS.max_bytes * 4, loop=loop)
     server = uvicorn.Server(config)
     pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
     began = [0.0]
@@ -340,7 +375,33 @@ def serve_profiled(port: int, database: str, profile: str | None, pragmas: list[
         freeze = getattr(server_run, "freeze_gc_survivors", None)
         if freeze is not None:
             freeze()
-    profiler = cProfile.Profile() if profile else None
+    # Timed by each thread's CPU clock, not the wall clock: on a shared machine (and between threads taking turns
+    # on the GIL) a wall clock would count the time the server waited for a core as time spent where it stood.
+    profiler = cProfile.Profile(time.thread_time) if profile else None
+    # The server runs its database calls in worker threads (asyncio.to_thread), which a profiler enabled in the
+    # event loop's thread does not see: each worker thread profiles the calls it runs in the window on its own
+    # profiler, and all are added up at the end.
+    in_window = [False]
+    thread_profilers: dict[int, cProfile.Profile] = {}
+    if profiler is not None:
+        import threading
+
+        to_thread = asyncio.to_thread
+
+        def profiled_call(function: Any, /, *args: Any, **kwargs: Any) -> Any:
+            if not in_window[0]:
+                return function(*args, **kwargs)
+            own = thread_profilers.setdefault(threading.get_ident(), cProfile.Profile(time.thread_time))
+            own.enable()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                own.disable()
+
+        async def profiled_to_thread(function: Any, /, *args: Any, **kwargs: Any) -> Any:
+            return await to_thread(profiled_call, function, *args, **kwargs)
+
+        asyncio.to_thread = profiled_to_thread
 
     def window(signum: int, _frame: Any) -> None:
         """SIGUSR1: the measured window begins (profile and GC pauses from here); SIGUSR2: it ends."""
@@ -348,8 +409,10 @@ def serve_profiled(port: int, database: str, profile: str | None, pragmas: list[
             for times in pauses.values():
                 times.clear()
             if profiler is not None:
+                in_window[0] = True
                 profiler.enable()
         elif profiler is not None:
+            in_window[0] = False
             profiler.disable()
 
     signal.signal(signal.SIGUSR1, window)
@@ -360,7 +423,12 @@ def serve_profiled(port: int, database: str, profile: str | None, pragmas: list[
         pass
     finally:
         if profiler is not None and profile:
-            profiler.dump_stats(profile)
+            import pstats
+
+            stats = pstats.Stats(profiler)
+            for own in list(thread_profilers.values()):
+                stats.add(own)
+            stats.dump_stats(profile)
         for generation, times in pauses.items():
             print(f"gc: generation {generation}: {len(times)} collections, {1000 * sum(times):.0f} ms in all, "
                   f"longest {1000 * max(times, default=0):.1f} ms", file=sys.stderr, flush=True)
@@ -374,12 +442,12 @@ PROFILE_GROUPS: list[tuple[str, str, str]] = [
     ("    client id look-up (SELECT events)", "torres/server/store.py", "find_event"),
     ("    engine: parse", "torres/engine/state.py", "parse"),
     ("    engine: push", "torres/engine/state.py", "push"),
-    ("    SQLite commit (UPDATE games + INSERT event)", "torres/server/store.py", "commit"),
+    ("    database commit (UPDATE games + INSERT event; a worker thread)", "torres/server/store.py", "commit"),
     ("    progress (summary columns)", "torres/server/rooms.py", "progress_of"),
     ("    broadcast: per-seat views as JSON", "torres/server/rooms.py", "_broadcast_update"),
     ("      engine: GameState.view", "torres/engine/state.py", "view"),
     ("      view to JSON objects (views.py)", "torres/server/views.py", "view_json"),
-    ("      json.dumps", "torres/server/rooms.py", "dumps"),
+    ("      JSON text (orjson)", "torres/server/views.py", "json_text"),
     ("  hello: token hash look-up", "torres/server/store.py", "seat_token_hash"),
     ("sending frames (Connection.pump -> uvicorn -> websockets)", "torres/server/rooms.py", "pump"),
     ("  permessage-deflate compress", "websockets/extensions/permessage_deflate.py", "encode"),
@@ -411,6 +479,204 @@ def summarise_profile(path: str, actions: int) -> list[dict[str, Any]]:
     return rows
 
 
+def software(loop: str = "auto") -> dict[str, Any]:
+    """What the servers run on (this interpreter, the venv's packages) and the event loop they use: uvicorn's
+    ``auto``, as ``torres serve`` has it, takes uvloop when it is installed."""
+    found: dict[str, Any] = {"python": platform.python_version()}
+    for name in ("uvicorn", "uvloop", "httptools", "websockets", "fastapi", "sqlalchemy", "orjson", "psycopg"):
+        try:
+            found[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            found[name] = None
+    found["loop"] = ("uvloop" if importlib.util.find_spec("uvloop") else "asyncio") if loop == "auto" else loop
+    return found
+
+
+class ScratchPostgres:
+    """A throwaway database on the PostgreSQL server of ``admin_url`` (e.g. scripts/services'), dropped after."""
+
+    def __init__(self, admin_url: str) -> None:
+        from sqlalchemy import create_engine
+
+        from torres.server.store import database_url
+
+        self.admin = create_engine(database_url(admin_url), isolation_level="AUTOCOMMIT")
+        self.name = f"torres_load_{secrets.token_hex(4)}"
+        self.url = admin_url.rsplit("/", 1)[0] + "/" + self.name
+
+    def __enter__(self) -> str:
+        from sqlalchemy import text
+
+        with self.admin.connect() as connection:
+            connection.execute(text(f"CREATE DATABASE {self.name}"))
+        return self.url
+
+    def __exit__(self, *_: Any) -> None:
+        from sqlalchemy import text
+
+        with self.admin.connect() as connection:
+            connection.execute(text(f"DROP DATABASE IF EXISTS {self.name} WITH (FORCE)"))
+        self.admin.dispose()
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    """One run: start the server(s) unless ``--url``, play, stop them; the result as a dict."""
+    for url in ([args.url] if args.url else []) + args.also:
+        host = urllib.parse.urlsplit(url).hostname or ""
+        if not (host == "localhost" or host.startswith("127.") or host == "::1"):
+            raise SystemExit("the load client only targets loopback addresses")
+    if args.also and not args.url:
+        raise SystemExit("--also needs --url")
+    if args.url:
+        args.url = args.url.rstrip("/")
+        args.also = [u.rstrip("/") for u in args.also]
+        return _measured(args, [])
+    if args.postgres and not args.database:
+        with ScratchPostgres(args.postgres) as database:
+            return _started(args, database)
+    return _started(args, args.database)
+
+
+def _started(args: argparse.Namespace, database: str | None) -> dict[str, Any]:
+    processes: list[subprocess.Popen[bytes]] = []
+    with tempfile.TemporaryDirectory(prefix="torres-load-") as tmp:
+        database = database or f"sqlite:///{Path(tmp) / 'load.db'}"
+        if args.processes > 1 and (database.startswith("sqlite") or not args.redis):
+            raise SystemExit("--processes 2 or more needs PostgreSQL (--database or --postgres) and --redis")
+        in_process = bool(args.profile or args.pragma or args.gc_default or args.loop != "auto")
+        redis = ["--redis", args.redis] if args.processes > 1 else []
+        urls = []
+        try:
+            for index in range(args.processes):  # one after the other: the first one migrates the schema
+                port = _free_port()
+                if in_process:
+                    command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--port", str(port),
+                               "--database", database, "--loop", args.loop, *redis]
+                    command += ["--profile", str(Path(args.profile).resolve())] if args.profile and not index else []
+                    command += [f"--pragma={pragma}" for pragma in args.pragma]
+                    command += ["--gc-default"] if args.gc_default else []
+                else:
+                    command = [sys.executable, "-m", "torres.cli.main", "serve", "--port", str(port), "--database",
+                               database, *redis]
+                # the torres of this checkout, whatever the interpreter has installed
+                env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+                processes.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                                                  stderr=open(Path(tmp) / f"server{index}.log", "wb")))
+                urls.append(f"http://127.0.0.1:{port}")
+                _wait_for(urls[-1], processes[-1])
+            args.url, args.also = urls[0], urls[1:]
+            result = _measured(args, [p.pid for p in processes])
+        finally:
+            for process in processes:
+                process.send_signal(signal.SIGINT if in_process else signal.SIGTERM)
+            for process in processes:
+                try:
+                    process.wait(60)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+        logs = [(Path(tmp) / f"server{i}.log").read_text(errors="replace") for i in range(len(processes))]
+        for log in logs:
+            if "Traceback" in log:
+                print(log[-3000:], file=sys.stderr)
+        result["server_gc"] = [line[4:] for line in logs[0].splitlines() if line.startswith("gc: ")] if logs else []
+        result["server_warnings"] = [line for log in logs for line in log.splitlines()
+                                     if " WARNING " in line or " ERROR " in line][:20]
+        result["servers"] = len(processes)
+        result["database"] = "sqlite" if database.startswith("sqlite") else "postgresql"
+        if args.profile:
+            result["profile"] = summarise_profile(args.profile, result["actions"])
+    return result
+
+
+def _measured(args: argparse.Namespace, pids: list[int]) -> dict[str, Any]:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a socket per seat, here and in the server
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
+    result = asyncio.run(run(args, pids))
+    result["software"] = software(args.loop) if pids else None
+    result["spread"] = args.spread if args.also else None
+    return result
+
+
+def _report(args: argparse.Namespace, result: dict[str, Any]) -> None:
+    rt = result["round_trip_ms"]
+    where = "" if not result.get("servers") else (
+        f", {result['servers']} server process{'es' if result['servers'] > 1 else ''} on {result['database']}"
+        f", {result['software']['loop']}")
+    print(f"{result['connected_games']} games ({result['connections']} websockets, {args.players} players, "
+          f"think {args.think:g} s, compression {'on' if result['compression'] else 'off'}{where}), "
+          f"{result['seconds']} s measured after {result['setup_seconds']} s of setup")
+    print(f"actions/s {result['actions_per_second']}  ({result['actions']} round trips)")
+    print(f"round trip ms  p50 {rt['p50']}  p90 {rt['p90']}  p99 {rt['p99']}  max {rt['max']}   "
+          f"(ack alone: p50 {result['ack_ms']['p50']}, p99 {result['ack_ms']['p99']})")
+    print(f"errors {result['errors']} {result['error_kinds'] or ''}")
+    print(f"CPU: client {result['client_cpu_share']:.0%} of a core" + (
+        f", server {result['server_cpu_share']:.0%} of a core, {result['server_cpu_ms_per_action']} ms per action"
+        if "server_cpu_share" in result else ""))
+    print(f"load average (1 min) during the window: {_load_text(result['load_average'])} on {os.cpu_count()} cores")
+    for line in result.get("server_gc", []):
+        print(f"server GC: {line}")
+    for row in result.get("profile", []):
+        print(f"  {row['what']:<62} {row['seconds']:>7.2f} s {row['share']:>6.1%} {row['us_per_action']:>6} us/action")
+
+
+def _load_text(load: list[float]) -> str:
+    return f"{min(load):.1f}–{max(load):.1f}" if load else "?"
+
+
+#: The rows of docs/server.md's table ("Load"): a label and the options that differ from the defaults.
+SUITE: list[tuple[str, dict[str, Any]]] = [
+    ("1 process, SQLite, 500 games, think 1 s", {"games": 500, "think": 1.0}),
+    ("1 process, SQLite, 200 games, think 1 s", {"games": 200, "think": 1.0}),
+    ("1 process, SQLite, 500 games, think 0 (capacity)", {"games": 500, "think": 0.0}),
+    ("1 process, SQLite, 500 games, think 1 s, plain asyncio loop (no uvloop)",
+     {"games": 500, "think": 1.0, "loop": "asyncio"}),
+    ("1 process, PostgreSQL, 500 games, think 1 s", {"games": 500, "think": 1.0, "postgres": True}),
+    ("2 processes, PostgreSQL + Redis, each game on one process, 500 games, think 1 s",
+     {"games": 500, "think": 1.0, "postgres": True, "processes": 2, "spread": "games"}),
+]
+
+
+def run_suite(args: argparse.Namespace) -> None:
+    """Every row of :data:`SUITE` (the PostgreSQL rows with ``--postgres``, the two-process one with ``--redis``
+    too), each with fresh servers and a fresh database; the table in markdown (``--json``: every result)."""
+    rows: list[tuple[str, dict[str, Any] | None]] = []
+    for label, options in SUITE:
+        if options.get("postgres") and not args.postgres or options.get("processes", 1) > 1 and not args.redis:
+            rows.append((label, None))
+            continue
+        row = argparse.Namespace(**{**vars(args), "url": None, "also": [], "database": None, "suite": False,
+                                    "postgres": None, "processes": 1, "spread": "seats", "loop": "auto"})
+        for key, value in options.items():
+            setattr(row, key, args.postgres if key == "postgres" else value)
+        print(f"{label} ...", file=sys.stderr, flush=True)
+        rows.append((label, measure(row)))
+    if args.json:
+        print(json.dumps({"software": software(), "cores": os.cpu_count(),
+                          "rows": [{"row": label, **(result or {"skipped": True})} for label, result in rows]},
+                         indent=1))
+        return
+    found = software()
+    print(f"Python {found['python']}, uvicorn {found['uvicorn']}, event loop {found['loop']} (uvloop "
+          f"{found['uvloop'] or 'not installed'}, httptools {found['httptools'] or 'not installed'}), websockets "
+          f"{found['websockets']}, SQLAlchemy {found['sqlalchemy']}, orjson {found['orjson']}, psycopg "
+          f"{found['psycopg'] or '-'}; {os.cpu_count()} cores; {args.players} players a game, one websocket per "
+          f"seat, compression {'off' if args.no_compression else 'on'}, {args.seconds:g} s measured per row")
+    print()
+    print("| setup | offered | actions/s | p50 | p90 | p99 | max | errors | server CPU | CPU per action | "
+          "client CPU | load average |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for label, r in rows:
+        if r is None:
+            print(f"| {label} | skipped: no {'--redis' if args.postgres else '--postgres'} | | | | | | | | | | |")
+            continue
+        rt = r["round_trip_ms"]
+        offered = f"~{r['games'] / r['think']:.0f}/s" if r["think"] else "closed loop"
+        print(f"| {label} | {offered} | {r['actions_per_second']:.0f} | {rt['p50']:.1f} ms | {rt['p90']:.1f} ms | "
+              f"**{rt['p99']:.1f} ms** | {rt['max']:.0f} ms | {r['errors']} | {r.get('server_cpu_share', 0):.0%} | "
+              f"**{r.get('server_cpu_ms_per_action')} ms** | {r['client_cpu_share']:.0%} | "
+              f"{_load_text(r['load_average'])} |")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -424,6 +690,24 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--url", help="a running server on loopback (default: start one)")
     parser.add_argument("--also", action="append", default=[], metavar="URL",
                         help="another process serving the same games (--redis): seats are spread over all of them")
+    parser.add_argument("--spread", choices=("seats", "games"), default="seats",
+                        help="with several processes: each game's seats on different ones (seats), or each game "
+                             "on one, the games taking turns (games)")
+    parser.add_argument("--database", metavar="URL",
+                        help="the started server's database (default: a fresh SQLite file); postgresql://... as is")
+    parser.add_argument("--postgres", metavar="URL", default=None,
+                        help="a PostgreSQL server (any database URL on it, e.g. $TORRES_TEST_POSTGRES from "
+                             "scripts/services): the started servers use a throwaway database on it")
+    parser.add_argument("--redis", metavar="URL", default=None,
+                        help="Redis for --processes 2 and more (e.g. $TORRES_TEST_REDIS from scripts/services)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes to start (more than one: "
+                                                                 "PostgreSQL and --redis)")
+    parser.add_argument("--loop", choices=("auto", "asyncio", "uvloop"), default="auto",
+                        help="the started server's event loop: auto (as torres serve: uvloop if installed), or "
+                             "asyncio / uvloop (then run in this script's process, as with --profile)")
+    parser.add_argument("--suite", action="store_true",
+                        help="run the rows of docs/server.md's table (PostgreSQL ones with --postgres, the two-"
+                             "process one with --redis too) and print it in markdown")
     parser.add_argument("--no-compression", action="store_true", help="websockets without permessage-deflate")
     parser.add_argument("--profile", metavar="FILE", help="run the started server under cProfile, stats to FILE")
     parser.add_argument("--pragma", action="append", default=[],
@@ -436,75 +720,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", action="store_true", help="print the result as JSON only")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)  # internal: the profiled server
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
-    parser.add_argument("--database", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
-        serve_profiled(args.port, args.database, args.profile, args.pragma, args.gc_default)
+        serve_profiled(args.port, args.database, args.profile, args.pragma, args.gc_default, args.loop, args.redis)
         return
-
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # a socket per seat, here and in the server
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
-    process = None
-    with tempfile.TemporaryDirectory(prefix="torres-load-") as tmp:
-        if args.also and not args.url:
-            raise SystemExit("--also needs --url")
-        for url in ([args.url] if args.url else []) + args.also:
-            host = urllib.parse.urlsplit(url).hostname or ""
-            if not (host == "localhost" or host.startswith("127.") or host == "::1"):
-                raise SystemExit("the load client only targets loopback addresses")
-        if args.url:
-            args.url = args.url.rstrip("/")
-            args.also = [u.rstrip("/") for u in args.also]
-        else:
-            port = _free_port()
-            database = f"sqlite:///{Path(tmp) / 'load.db'}"
-            if args.profile or args.pragma or args.gc_default:
-                command = [sys.executable, str(Path(__file__).resolve()), "--serve", "--port", str(port),
-                           "--database", database]
-                command += ["--profile", str(Path(args.profile).resolve())] if args.profile else []
-                command += [f"--pragma={pragma}" for pragma in args.pragma]
-                command += ["--gc-default"] if args.gc_default else []
-            else:
-                command = [sys.executable, "-m", "torres.cli.main", "serve", "--port", str(port), "--database",
-                           database]
-            process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                       stderr=open(Path(tmp) / "server.log", "wb"))
-            args.url = f"http://127.0.0.1:{port}"
-            _wait_for(args.url, process)
-        result: dict[str, Any] = {}
-        try:
-            result = asyncio.run(run(args, process.pid if process else None))
-        finally:
-            if process is not None:
-                process.send_signal(signal.SIGINT if args.profile or args.pragma or args.gc_default else signal.SIGTERM)
-                try:
-                    process.wait(60)
-                except subprocess.TimeoutExpired:
-                    process.kill()
-                log = (Path(tmp) / "server.log").read_text(errors="replace")
-                if "Traceback" in log:
-                    print(log[-3000:], file=sys.stderr)
-                result["server_gc"] = [line[4:] for line in log.splitlines() if line.startswith("gc: ")]
-        if args.profile and process is not None:
-            result["profile"] = summarise_profile(args.profile, result["actions"])
+    if args.suite:
+        run_suite(args)
+        return
+    result = measure(args)
     if args.json:
         print(json.dumps(result, indent=1))
-        return
-    rt = result["round_trip_ms"]
-    print(f"{result['connected_games']} games ({result['connections']} websockets, {args.players} players, "
-          f"think {args.think:g} s, compression {'on' if result['compression'] else 'off'}), "
-          f"{result['seconds']} s measured after {result['setup_seconds']} s of setup")
-    print(f"actions/s {result['actions_per_second']}  ({result['actions']} round trips)")
-    print(f"round trip ms  p50 {rt['p50']}  p90 {rt['p90']}  p99 {rt['p99']}  max {rt['max']}   "
-          f"(ack alone: p50 {result['ack_ms']['p50']}, p99 {result['ack_ms']['p99']})")
-    print(f"errors {result['errors']} {result['error_kinds'] or ''}")
-    print(f"CPU: client {result['client_cpu_share']:.0%} of a core" + (
-        f", server {result['server_cpu_share']:.0%} of a core, {result['server_cpu_ms_per_action']} ms per action"
-        if "server_cpu_share" in result else ""))
-    for line in result.get("server_gc", []):
-        print(f"server GC: {line}")
-    for row in result.get("profile", []):
-        print(f"  {row['what']:<62} {row['seconds']:>7.2f} s {row['share']:>6.1%} {row['us_per_action']:>6} us/action")
+    else:
+        _report(args, result)
 
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ Every setting names the rulebook passage it comes from in ``docs/rules.md`` / ``
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 from enum import Enum
@@ -194,7 +195,7 @@ class Rules:
 
     def overrides(self) -> dict[str, Any]:
         """Settings that differ from this edition's defaults (what a record must store)."""
-        base = EDITIONS.get(self.edition, Rules())
+        base = EDITIONS.get(self.edition) or Rules()
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             if f.name == "edition":
@@ -206,6 +207,11 @@ class Rules:
 
     def to_text(self) -> str:
         """``riogrande`` or ``riogrande:card_mode=common,master=1`` — parsed by :meth:`from_text`."""
+        return self._text
+
+    @functools.cached_property
+    def _text(self) -> str:
+        # Worked out once per rules object (they are frozen): every position string and view names the rules.
         parts = [f"{k}={_format(v)}" for k, v in self.overrides().items()]
         return self.edition + (":" + ",".join(parts) if parts else "")
 
@@ -214,6 +220,12 @@ class Rules:
         """Rules from their text, ``edition[:key=value,...]`` (docs/notation.md §4); :class:`RulesError` names the
         first thing wrong: an unknown edition or setting, a setting given twice, a value of the wrong form or out of
         its range, a text longer than :data:`MAX_RULES_TEXT`."""
+        if isinstance(text, str) and len(text) <= MAX_RULES_TEXT:
+            return _rules_of_text(text)  # (a server reads the rules of every game it lists or loads)
+        return cls._parse(text)
+
+    @classmethod
+    def _parse(cls, text: str) -> "Rules":
         if not isinstance(text, str):
             raise RulesError(f"rules are a text like 'riogrande' or 'idw:master=1', not {type(text).__name__}")
         if len(text) > MAX_RULES_TEXT:
@@ -238,6 +250,9 @@ class Rules:
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
+
+#: Rules are frozen, so the rules of a text may be shared; a failed parse is not kept (it raises).
+_rules_of_text = functools.lru_cache(maxsize=1024)(Rules._parse)
 
 
 def _short(value: Any, limit: int = 40) -> str:

@@ -16,19 +16,51 @@ from .board import board_info
 from .cards import N_CARD_TYPES, Card
 from .rules import CardMode, Rules
 from .scoring import PhaseScoring, score_phase
+from .squares import square_name
 from .state import GameState, Stage
 
 
 #: The seat number of the public view: what a spectator (or a log everybody reads) may know.
 SPECTATOR = -1
 
+# Views are built for every seat after every action a server broadcasts, so what they spell out again and again is
+# looked up, not worked out: these tables are pure functions of their keys (filled as keys are met, or bounded).
+#: The notation of each action id met so far (``format_action``; a game's history repeats its texts).
+_TEXTS: dict[int, str] = {}
+#: The ids of ``keep`` actions: which card another seat kept is hidden from a seat.
+_KEEPS = frozenset(i for i, (kind, _, _) in enumerate(DECODE) if kind is Kind.KEEP)
+_SQUARE_NAMES = tuple(square_name(sq) for sq in range(64))
+_CARD_TEXTS = tuple(Card(c).text for c in range(N_CARD_TYPES))
+#: ``Rules.to_text`` of each rules object met (rules are frozen: their text never changes).
+_RULES_TEXTS: dict[Rules, str] = {}
+#: The scoring the phase would give now, by the public facts it depends on (the two seats' views of one position
+#: ask for the same one); cleared when full.
+_SCORINGS_NOW: dict[tuple[Any, ...], PhaseScoring] = {}
+_SCORINGS_NOW_LIMIT = 4096
+
+
+def _text(action_id: int) -> str:
+    text = _TEXTS.get(action_id)
+    if text is None:
+        text = _TEXTS[action_id] = format_action(action_id)
+    return text
+
+
+def _rules_text(rules: Rules) -> str:
+    text = _RULES_TEXTS.get(rules)
+    if text is None:
+        if len(_RULES_TEXTS) >= 256:
+            _RULES_TEXTS.clear()
+        text = _RULES_TEXTS[rules] = rules.to_text()
+    return text
+
 
 def action_text_for(action_id: int, actor: int, seat: int) -> str | None:
     """The notation of an action as ``seat`` may learn it, or ``None`` when the action itself is hidden from that
     seat: which card another seat kept (the draw was public through ``buy``; what came of it is not)."""
-    if DECODE[action_id][0] is Kind.KEEP and actor != seat:
+    if action_id in _KEEPS and actor != seat:
         return None
-    return format_action(action_id)
+    return _text(action_id)
 
 
 @dataclass(frozen=True)
@@ -78,7 +110,9 @@ class SeatView:
         mine = state.current == seat
         own = seat != SPECTATOR
         deck_known = tuple(c if k else -1 for c, k in zip(state.decks[seat], state.known[seat])) if own else ()
-        history = tuple(action_text_for(a, actor, seat) or "keep ?" for a, actor in zip(state.history, state.actors))
+        keeps, texts = _KEEPS, _TEXTS  # (action_text_for, inlined: a history holds every action of the game)
+        history = tuple("keep ?" if a in keeps and actor != seat else texts.get(a) or _text(a)
+                        for a, actor in zip(state.history, state.actors))
         return cls(
             seat=seat, rules=state.rules, players=state.n, stage=state.stage, current=state.current,
             phase=state.phase, round=state.round, turn=state.turn, start=state.start, ap=state.ap,
@@ -99,8 +133,16 @@ class SeatView:
 
     def scoring_now(self) -> PhaseScoring:
         """The scoring the current phase would give if it ended now (all of it is public)."""
-        return score_phase(self.rules, board_info(self.heights), [list(k) for k in self.knights], self.king,
-                           min(self.phase, 2), self.scores, self.start, self.master_card)
+        phase = min(self.phase, 2)
+        key = (self.rules, self.heights, self.knights, self.king, phase, self.scores, self.start, self.master_card)
+        scoring = _SCORINGS_NOW.get(key)
+        if scoring is None:
+            scoring = score_phase(self.rules, board_info(self.heights), [list(k) for k in self.knights], self.king,
+                                  phase, self.scores, self.start, self.master_card)
+            if len(_SCORINGS_NOW) >= _SCORINGS_NOW_LIMIT:
+                _SCORINGS_NOW.clear()
+            _SCORINGS_NOW[key] = scoring
+        return scoring
 
     def unseen_cards(self) -> list[int]:
         """The cards this seat cannot see, as a list of card types (with repeats)."""
@@ -194,12 +236,11 @@ class SeatView:
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict of the view (what a server sends to this seat)."""
-        from .squares import square_name
-
         info = board_info(self.heights)
+        names, cards = _SQUARE_NAMES, _CARD_TEXTS
         return {
             "seat": self.seat,
-            "rules": self.rules.to_text(),
+            "rules": _rules_text(self.rules),
             "players": self.players,
             "stage": self.stage.name.lower(),
             "current": self.current,
@@ -214,25 +255,25 @@ class SeatView:
             "turn_stack": self.turn_stack,
             "heights": list(self.heights),
             "castles": list(info.cid),
-            "knights": [[square_name(sq) for sq in k] for k in self.knights],
-            "king": square_name(self.king) if self.king >= 0 else None,
+            "knights": [[names[sq] for sq in k] for k in self.knights],
+            "king": names[self.king] if self.king >= 0 else None,
             "scores": list(self.scores),
             "supply": self.supply,
             "stacks": [list(s) for s in self.stacks],
             "carry": list(self.carry),
-            "hand": {Card(c).text: n for c, n in enumerate(self.hand) if n},
-            "fresh": {Card(c).text: n for c, n in enumerate(self.fresh) if n},
-            "drawn": [Card(c).text for c in self.drawn],
-            "deck_known": [Card(c).text if c >= 0 else None for c in self.deck_known],
+            "hand": {cards[c]: n for c, n in enumerate(self.hand) if n},
+            "fresh": {cards[c]: n for c, n in enumerate(self.fresh) if n},
+            "drawn": [cards[c] for c in self.drawn],
+            "deck_known": [cards[c] if c >= 0 else None for c in self.deck_known],
             "hand_sizes": list(self.hand_sizes),
             "deck_sizes": list(self.deck_sizes),
             "common_size": self.common_size,
-            "discards": [{Card(c).text: n for c, n in enumerate(d) if n} for d in self.discards],
+            "discards": [{cards[c]: n for c, n in enumerate(d) if n} for d in self.discards],
             "master_card": self.master_card,
             "scorings": [scoring_to_json(s) for s in self.scorings],
             "scoring_now": scoring_to_json(self.scoring_now()) if self.stage is not Stage.OVER else None,
             "history": list(self.history),
-            "legal": [format_action(a) for a in self.legal],
+            "legal": [_text(a) for a in self.legal],
             "position": self.position,
         }
 

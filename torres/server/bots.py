@@ -9,9 +9,12 @@ action by a simpler one in the server process, and the failure is logged; the ga
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import functools
 import logging
 import multiprocessing
+import signal
+import sys
 import zlib
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
@@ -43,6 +46,23 @@ LOCK_RETRY_SECONDS = 0.5
 WORKER_CACHE = 512
 
 _worker_bots: OrderedDict[tuple[str, int, str, int], Bot] = OrderedDict()
+
+#: Linux's prctl option that sends the process a signal when its parent dies.
+_PR_SET_PDEATHSIG = 1
+
+
+def start_worker(search: bool = True) -> None:
+    """The first thing a server's worker process runs (bots, hints, uploads). It leaves Ctrl-C to the server,
+    which stops it in order (no traceback from each worker), and it ends with the server even when the server is
+    killed outright (on Linux), instead of lingering as an orphan."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+        except (OSError, AttributeError):  # no prctl in this C library: the worker may outlive a killed server
+            pass
+    if search:
+        tune_for_search()
 
 
 def _worker_bot(game_id: str, seat: int, level: str, seed: int) -> Bot:
@@ -105,7 +125,7 @@ class BotPool:
         slot = self._slot(game_id)
         executor = self._executors[slot]
         if executor is None:
-            executor = ProcessPoolExecutor(max_workers=1, mp_context=self._context, initializer=tune_for_search)
+            executor = ProcessPoolExecutor(max_workers=1, mp_context=self._context, initializer=start_worker)
             self._executors[slot] = executor
         return executor
 
@@ -191,12 +211,14 @@ class BotDriver:
         if task is None or task.done():
             task = asyncio.create_task(self._play(room), name=f"bots-{room.id}")
             self._tasks[room.id] = task
-            task.add_done_callback(functools.partial(self._forget, room.id))
+            room.holders += 1  # the task keeps this copy of the game in memory while it plays
+            task.add_done_callback(functools.partial(self._forget, room))
 
-    def _forget(self, game_id: str, task: "asyncio.Task[None]") -> None:
-        """A finished task leaves the table (a server plays through many games)."""
-        if self._tasks.get(game_id) is task:
-            del self._tasks[game_id]
+    def _forget(self, room: "Room", task: "asyncio.Task[None]") -> None:
+        """A finished task lets go of its room and leaves the table (a server plays through many games)."""
+        room.holders -= 1
+        if self._tasks.get(room.id) is task:
+            del self._tasks[room.id]
 
     async def _play(self, room: "Room") -> None:
         from .rooms import Rejected

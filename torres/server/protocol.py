@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import Annotated, Any, Literal, Union
@@ -11,9 +10,8 @@ from typing import Annotated, Any, Literal, Union
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
-from ..engine.master import MasterCard
 from ..engine.rules import EDITIONS, CardMode, Rules
-from ..engine.state import GameState
+from .inputs import loads
 from .rooms import Connection, Rejected, Room, dumps
 from .store import Store
 
@@ -32,10 +30,8 @@ class Limits(BaseModel):
 
 CLIENT_LIMITS = Limits()
 
-#: Rules settings that shape the board, the supply and the turn. A new game's rules text may set every other
-#: setting (the variants: card mode, master, spacing, ...) to any value of its type, but these only to a value one of
-#: the editions uses: the engine takes arbitrary ones on trust, and e.g. ``castles=z9`` fails at setup,
-#: ``blocks_total=0`` or ``phase_stacks=0`` fail in the middle of a game and ``castles=d8`` leaves nobody a move.
+#: Rules settings that shape the board, the supply and the turn. The engine bounds them (``Rules`` refuses a value
+#: out of its range with ``RulesError``, docs/notation.md §4), as it does every setting, wherever rules come from.
 SHAPING_SETTINGS = ("stack_cap", "knights_per_player", "action_points", "max_buys", "blocks_total", "min_castles",
                     "castles", "phase_stacks", "king_bonus")
 
@@ -81,34 +77,18 @@ class NewGame(BaseModel):
         return self
 
     def rules(self) -> Rules:
+        """The game's rules: the edition text, then ``card_mode`` and ``master`` where given. ``ValueError`` (the
+        engine's ``RulesError``: the setting and its allowed values) for rules the engine refuses."""
         name = self.edition.partition(":")[0]
         if name not in EDITIONS:
             raise ValueError(f"unknown edition {name!r} (editions: {', '.join(EDITIONS)})")
-        rules = Rules.from_text(self.edition)
+        rules = Rules.from_text(self.edition)  # the engine's one check of rules text (docs/notation.md §4)
         changes: dict[str, Any] = {}
         if self.card_mode is not None:
             changes["card_mode"] = CardMode(self.card_mode)
         if self.master is not None:
             changes["master"] = self.master
-        rules = rules.replace(**changes) if changes else rules
-        if rules.edition != name:
-            raise ValueError("the edition is named before the ':', not as a setting")
-        try:
-            same = Rules.from_text(rules.to_text()) == rules  # what is stored must read back as these rules
-        except ValueError:
-            same = False
-        if not same:
-            raise ValueError(f"these settings do not survive being written down: {self.edition!r}")
-        for key in SHAPING_SETTINGS:
-            if getattr(rules, key) not in {getattr(edition, key) for edition in EDITIONS.values()}:
-                raise ValueError(f"{key} can only be set as one of the editions has it")
-        if not -1 <= rules.master_card < len(MasterCard):
-            raise ValueError(f"master_card is -1 (drawn) or 0..{len(MasterCard) - 1}")
-        try:
-            GameState(self.players, 0, rules)
-        except Exception as exc:  # whatever the engine says of these rules, it is the request that is wrong
-            raise ValueError(f"these rules do not make a game: {exc}") from None
-        return rules
+        return rules.replace(**changes) if changes else rules
 
 
 # --- the websocket -------------------------------------------------------------------------------------------
@@ -189,7 +169,13 @@ async def handle_socket(websocket: WebSocket, room: Room, store: Store, pool: An
     cut_off = False
     try:
         while not connection.closed:
-            text = await websocket.receive_text()
+            text = await _receive_text(websocket)
+            if text is None:
+                connection.push(_error("bad_message", "messages are JSON in text frames, not binary frames"))
+                if not bucket.take():
+                    cut_off = True
+                    break
+                continue
             if len(text) > limits.max_bytes:
                 connection.push(_error("too_large", f"messages are limited to {limits.max_bytes} bytes"))
                 cut_off = True
@@ -214,20 +200,22 @@ async def handle_socket(websocket: WebSocket, room: Room, store: Store, pool: An
         await websocket.close(code=1008)
 
 
-def _loads(text: str) -> Any:
-    """``json.loads``, with JSON nested deeper than the parser goes (a few kilobytes of ``[``) as a ``ValueError``
-    like any other text that is not JSON, not a ``RecursionError`` out of the connection's handler."""
-    try:
-        return json.loads(text)
-    except RecursionError:
-        raise ValueError("nested too deeply") from None
+async def _receive_text(websocket: WebSocket) -> str | None:
+    """The next text frame (``None`` for a binary frame); :class:`WebSocketDisconnect` when the page goes away.
+    Starlette's ``receive_text`` fails with a ``KeyError`` on a binary frame, dropping the connection unanswered."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    return text if isinstance(text, str) else None
+
 
 
 async def _dispatch(text: str, connection: Connection, room: Room, store: Store, pool: Any) -> None:
     try:
-        message = ClientMessage.validate_python(_loads(text))
+        message = ClientMessage.validate_python(loads(text))
     except (ValueError, ValidationError) as exc:
-        reason = _reason(exc) if isinstance(exc, ValidationError) else "not JSON"
+        reason = _reason(exc) if isinstance(exc, ValidationError) else f"not JSON: {exc}"
         request_id = _id_of(text)
         if request_id is not None:
             connection.push(dumps({"type": "rejected", "id": request_id, "code": "bad_message", "message": reason,
@@ -239,14 +227,15 @@ async def _dispatch(text: str, connection: Connection, room: Room, store: Store,
         connection.push(dumps({"type": "pong"}))
     elif isinstance(message, Hello):
         try:
-            seat = room.authenticate(store, message.seat, message.token)
+            seat = await room.authenticate(store, message.seat, message.token)
         except Rejected as exc:
             connection.push(_error(exc.code, exc.message))
             seat = None
+        await room.refresh(store)
         was = connection.seat
         connection.seat = seat
         # A page hears of changes only after its welcome, so the first version it sees is the welcome's and every
-        # update after it follows on (none can slip in between: nothing here awaits).
+        # update after it follows on (none can slip in between: nothing from here on awaits).
         room.connections.add(connection)
         connection.push(room.view_message("welcome", seat, seat=seat, game=room.summary()))
         if seat != was:
@@ -266,13 +255,18 @@ async def _dispatch(text: str, connection: Connection, room: Room, store: Store,
         if connection.seat is None:
             connection.push(_error("no_seat", "spectators cannot change the bot speed"))
             return
-        store.set_bot_speed(room.id, message.value)
-        room.seats_changed(store, made_here=True)
+        await asyncio.to_thread(store.set_bot_speed, room.id, message.value)
+        await room.seats_changed(store, made_here=True)
 
 
 async def _hint(message: HintRequest, connection: Connection, room: Room, pool: Any) -> None:
     seat = connection.seat
-    if seat is None or room.state.is_over() or room.state.current != seat:
+    if seat is None:
+        connection.push(dumps({"type": "rejected", "id": message.id, "code": "no_seat",
+                               "message": "spectators get no hints: open your invite link to take a seat",
+                               "version": room.version}))
+        return
+    if room.state.is_over() or room.state.current != seat:
         connection.push(dumps({"type": "rejected", "id": message.id, "code": "not_your_turn",
                                "message": "hints are for the player to act", "version": room.version}))
         return
@@ -289,7 +283,7 @@ async def _hint(message: HintRequest, connection: Connection, room: Room, pool: 
 def _id_of(text: str) -> str | None:
     """The client id of a message that failed validation, so its rejection can name it."""
     try:
-        data = _loads(text)
+        data = loads(text)
     except ValueError:
         return None
     value = data.get("id") if isinstance(data, dict) else None

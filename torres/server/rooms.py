@@ -1,8 +1,13 @@
 """Live games: the engine state of each open game, who is connected to it, and the one path every change takes.
 
 A change (a player's action, an undo, a bot's action) is checked — token, turn, version — then the engine is asked,
-the result is **committed** to the database, and only then acknowledged and broadcast, each connection getting its
-own seat's view. Per game, changes are serialised by a lock; across processes the database's version check decides.
+the result is **committed** to the database, and only then applied to the live state, acknowledged and broadcast,
+each connection getting its own seat's view. Per game, changes are serialised by a lock; across processes the
+database's version check decides. Database calls run in a thread, so a slow database stalls only its own game; while
+a commit is under way, everybody still reads the last committed state.
+
+A process holds at most one live copy of a game (:class:`Rooms`): every user of a room — an open socket from its
+accept on, an HTTP request, a bot's task, a catch-up — holds it, and only a room nobody holds is forgotten.
 """
 
 from __future__ import annotations
@@ -10,13 +15,14 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from ..engine.rules import Rules
 from ..engine.state import GameState, IllegalActionError
 from .store import Conflict, Progress, Seat, Store, StoredGame, secret_matches
-from .views import event_json, seat_view_json
+from .views import event_json, json_text, seat_view_json
 
 log = logging.getLogger("torres.server")
 
@@ -103,6 +109,8 @@ class Room:
         self.bot_speed = stored.bot_speed
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
+        # Who uses this room now (sockets, requests, bot tasks, catch-ups): it is never forgotten while held.
+        self.holders = 0
         # Called after every change: (room, made here). A change made here is announced to the other processes.
         self.on_change: Callable[["Room", bool], None] = lambda room, local: None
         # Called after its seats or settings changed here (a claim, the bot speed), to tell the other processes.
@@ -118,6 +126,11 @@ class Room:
         seat = self.state.current
         return seat if self.seat_is_bot(seat) else None
 
+    @property
+    def idle(self) -> bool:
+        """Nobody holds, watches or changes this room, and no bot is to act in it: it may be forgotten."""
+        return self.holders == 0 and not self.connections and not self.lock.locked() and self.bot_to_act() is None
+
     def online(self) -> list[bool]:
         present = {c.seat for c in self.connections if not c.closed}
         return [s.seat in present for s in self.seats]
@@ -128,8 +141,32 @@ class Room:
                             self.online())
 
     def view_message(self, kind: str, viewer: int | None, **extra: Any) -> str:
-        """A message carrying ``viewer``'s view (``None``: the public view)."""
-        return dumps({"type": kind, "version": self.version, **extra, "view": seat_view_json(self.state, viewer)})
+        """A message carrying ``viewer``'s view (``None``: the public view), the view last; the view's JSON is built
+        once per version and seat (:meth:`_view_text`)."""
+        head = json_text({"type": kind, "version": self.version, **extra})
+        return f'{head[:-1]},"view":{self._view_text(viewer)}}}'
+
+    #: The JSON of each seat's view (``None``: the public one) of the state they were built from: ``_views_of``
+    #: names that state — the state object, the room's version and the history's length and last action.
+    _views: dict[int | None, str] | None = None
+    _views_of: tuple[Any, ...] = ()
+
+    def _view_text(self, viewer: int | None) -> str:
+        """``viewer``'s view as JSON, built once per version and seat: the update to every connection of a seat
+        and the welcomes after it share it. Any change of the state (an action, an undo, a catch-up, a reload, a
+        state replaced) changes the version, the history or the state object, and the views built before it are
+        dropped."""
+        state = self.state
+        history = state.history
+        of = (state, self.version, len(history), history[-1] if history else -1)
+        views = self._views
+        if views is None or self._views_of != of:
+            views = self._views = {}
+            self._views_of = of
+        text = views.get(viewer)
+        if text is None:
+            text = views[viewer] = json_text(seat_view_json(state, viewer))
+        return text
 
     # --- changing --------------------------------------------------------------------------------------------
     def check_seat(self, seat: int | None) -> int:
@@ -143,64 +180,83 @@ class Room:
         same client id was committed before and is only acknowledged again). ``sender`` gets its ack before the
         broadcast."""
 
-        def apply() -> tuple[str, Callable[[], object]]:
+        def change() -> _Change:
             try:
                 action = self.state.parse(text)
             except IllegalActionError as exc:
                 raise Rejected("illegal", str(exc)) from None
-            self.state.push(action)
-            return str(action), self.state.pop
+            return _Change(str(action), do=lambda: self.state.push(action), undo=self.state.pop)
 
-        return await self._change(store, seat, client_id, version, sender, "act", apply)
+        return await self._change(store, seat, client_id, version, sender, "act", change)
 
     async def undo(self, store: Store, seat: int | None, client_id: str | None, version: int | None,
                    sender: Connection | None = None) -> tuple[int, bool]:
         """Take back ``seat``'s last action if the engine allows it (:meth:`GameState.can_take_back`)."""
 
-        def apply() -> tuple[str, Callable[[], object]]:
+        def change() -> _Change:
             if not self.state.can_take_back():
                 raise Rejected("cannot_undo", "nothing to take back: only your own actions of this turn, and never "
                                               "a card draw")
-            undone = self.state.pop()
-            return str(undone), lambda: self.state.push(undone)
+            last = self.state.history[-1]
+            return _Change(_action_text(last), do=self.state.pop, undo=lambda: self.state.push(last, check=False))
 
-        return await self._change(store, seat, client_id, version, sender, "undo", apply)
+        return await self._change(store, seat, client_id, version, sender, "undo", change)
 
     async def _change(self, store: Store, seat: int | None, client_id: str | None, version: int | None,
-                      sender: Connection | None, kind: str,
-                      apply: Callable[[], tuple[str, Callable[[], object]]]) -> tuple[int, bool]:
-        """The one path of every change: seat, re-sent id, turn and version checked; the engine asked (``apply``
-        changes the state and returns the change's text and how to revert it); committed; acknowledged; then
-        broadcast."""
+                      sender: Connection | None, kind: str, change: Callable[[], "_Change"]) -> tuple[int, bool]:
+        """The one path of every change: seat, re-sent id, turn and version checked; the engine asked
+        (``change`` says what to do and how to take it back); committed; applied; acknowledged; then broadcast.
+
+        The change is tried on the state to learn what to store, taken back, and made again only once the commit
+        succeeded: the commit runs in a thread, and meanwhile every reader (a welcome, a bot, a summary) must see
+        the committed state, never one that may yet fail to commit."""
         seat = self.check_seat(seat)
         async with self.lock:
-            earlier = self._committed_before(store, seat, client_id, version)
-            if earlier is not None:
-                _ack(sender, client_id, earlier)
-                return earlier, False
+            if version is not None and version != self.version:
+                earlier = await self._earlier_commit(store, seat, client_id, version)
+                if earlier is not None:
+                    _ack(sender, client_id, earlier)
+                    return earlier, False
             self._check_turn(seat, version)
-            text, revert = apply()
+            planned = change()
+            planned.do()
             try:
-                new_version = store.commit(self.id, expected=self.version, actions=self.state.actions_text(),
-                                           seat=seat, client_id=client_id, kind=kind, action=text,
-                                           progress=progress_of(self.state))
+                actions, progress = self.state.actions_text(), progress_of(self.state)
+            finally:
+                planned.undo()
+            try:
+                new_version = await asyncio.to_thread(
+                    store.commit, self.id, expected=self.version, actions=actions, seat=seat, client_id=client_id,
+                    kind=kind, action=planned.text, progress=progress)
             except Conflict:
-                revert()
-                await self._reload(store)
-                raise Rejected("stale", "the game has moved on (another change came first): look again") from None
+                # Another process moved the game on, or this id was committed already (a re-send that crossed a
+                # failover, or an id used twice): look at what is committed before answering.
+                await self._catch_up(store)
+                earlier = await self._earlier_commit(store, seat, client_id, version)
+                if earlier is not None:
+                    _ack(sender, client_id, earlier)
+                    return earlier, False
+                raise Rejected("stale", f"the game has moved on to version {self.version} (another change came "
+                                        "first): look again") from None
+            planned.do()
             self.version = new_version
             _ack(sender, client_id, new_version)
             self._broadcast_update(seat, undo=kind == "undo")
         self.on_change(self, True)
         return new_version, True
 
-    def _committed_before(self, store: Store, seat: int, client_id: str | None, version: int | None) -> int | None:
-        """The version an earlier commit of this client id produced, if this is a re-sent change. A re-sent change
-        was made against an older version (its own commit moved the game on), so only those are looked up; a
-        reused id on the current version is still refused by the unique index at commit."""
-        if client_id is None or version is None or version == self.version:
+    async def _earlier_commit(self, store: Store, seat: int, client_id: str | None, version: int | None) -> int | None:
+        """The version that an earlier commit of this change produced, if this is a re-sent change (a lost ack).
+
+        A re-send repeats its message, so it names the version it was first made against, one below the version
+        its commit produced; an id committed for some other change is a client's mistake and is refused."""
+        if client_id is None:
             return None
-        return store.find_event(self.id, seat, client_id)
+        found = await asyncio.to_thread(store.find_event, self.id, seat, client_id)
+        if found is None or version is None or found == version + 1:
+            return found
+        raise Rejected("duplicate_id", f"the id {client_id!r} was used for another change (version {found}): "
+                                       "send every change with a new id")
 
     def _check_turn(self, seat: int, version: int | None) -> None:
         if self.state.is_over():
@@ -211,23 +267,29 @@ class Room:
         if self.state.current != seat:
             raise Rejected("not_your_turn", f"it is not your turn ({self.seats[self.state.current].name} is to act)")
 
-    async def _reload(self, store: Store) -> None:
-        """Another process changed the game: apply what it committed (the caller holds the lock)."""
-        self._catch_up(store)
-
     async def catch_up(self, store: Store, version: int) -> None:
         """Another process announced ``version``: apply the committed events this room has not seen yet, and
         tell each connection as if they had happened here."""
         if version <= self.version:
             return
         async with self.lock:
-            self._catch_up(store)
+            await self._catch_up(store)
         self.on_change(self, False)
 
-    def _catch_up(self, store: Store) -> None:
-        events = store.events_after(self.id, self.version)
-        if not events or events[0][0] != self.version + 1:
-            self._replace(store)
+    async def refresh(self, store: Store) -> None:
+        """Catch up with whatever was committed that this room has not heard of (an announcement lost with a
+        process or a Redis outage): a page that (re)connects always starts from the newest version."""
+        latest = await asyncio.to_thread(store.version_of, self.id)
+        if latest is not None and latest > self.version:
+            await self.catch_up(store, latest)
+
+    async def _catch_up(self, store: Store) -> None:
+        """Apply the events past this room's version (the caller holds the lock)."""
+        events = await asyncio.to_thread(store.events_after, self.id, self.version)
+        if not events:
+            return
+        if events[0][0] != self.version + 1:
+            await self._replace(store)
             return
         for version, seat, kind, action in events:
             if kind == "undo":
@@ -237,13 +299,13 @@ class Room:
             self.version = version
             self._broadcast_update(seat, undo=kind == "undo")
 
-    def _replace(self, store: Store) -> None:
+    async def _replace(self, store: Store) -> None:
         """Read the whole game back (when the events do not join up with this room's version)."""
-        stored = store.load(self.id)
-        if stored is None:
+        loaded = await asyncio.to_thread(load_game, store, self.id)
+        if loaded is None:
             return
-        self.stored, self.seats, self.version = stored, stored.seats, stored.version
-        self.state = replay_state(stored)
+        stored, state = loaded
+        self.stored, self.seats, self.version, self.state = stored, stored.seats, stored.version, state
         self.broadcast_fresh()
 
     def _broadcast_update(self, actor: int, undo: bool) -> None:
@@ -259,12 +321,13 @@ class Room:
             conn.push(per_seat[conn.seat])
 
     def broadcast_fresh(self) -> None:
+        game = self.summary()
         for conn in list(self.connections):
-            conn.push(self.view_message("welcome", conn.seat, seat=conn.seat, game=self.summary()))
+            conn.push(self.view_message("welcome", conn.seat, seat=conn.seat, game=game))
 
-    def seats_changed(self, store: Store, made_here: bool) -> None:
+    async def seats_changed(self, store: Store, made_here: bool) -> None:
         """Read the seats and settings back from the store (a claim, the bot speed) and tell every page."""
-        stored = store.load(self.id)
+        stored = await asyncio.to_thread(store.load, self.id)
         if stored is None:
             return
         self.stored, self.seats, self.bot_speed = stored, stored.seats, stored.bot_speed
@@ -277,13 +340,13 @@ class Room:
         for conn in list(self.connections):
             conn.push(message)
 
-    def authenticate(self, store: Store, seat: int | None, token: str | None) -> int | None:
+    async def authenticate(self, store: Store, seat: int | None, token: str | None) -> int | None:
         """The seat a connection may speak for: ``seat`` if ``token`` is its token, else :class:`Rejected`."""
         if seat is None:
             return None
         if not (0 <= seat < len(self.seats)) or self.seats[seat].is_bot:
             raise Rejected("bad_token", f"there is no human seat {seat} in this game")
-        if not secret_matches(token, store.seat_token_hash(self.id, seat)):
+        if not secret_matches(token, await asyncio.to_thread(store.seat_token_hash, self.id, seat)):
             raise Rejected("bad_token", "this browser holds no valid token for that seat")
         return seat
 
@@ -316,38 +379,97 @@ def summary_json(stored: StoredGame, seats: tuple[Seat, ...], version: int, bot_
 
 
 class Rooms:
-    """The open games of this process, loaded from the store on first use."""
+    """The open games of this process, each loaded from the store once and kept while anyone holds it.
+
+    A room is used only inside :meth:`hold` (or :meth:`holding`), which counts its holders; :meth:`forget_idle`
+    drops only rooms that nobody holds. So a socket that has connected but not yet said hello, a request half-way
+    through, a bot's task and a catch-up all keep the same copy, and a game never splits into two copies that each
+    think they are current."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self._rooms: dict[str, Room] = {}
-        self._loading = asyncio.Lock()
+        self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.on_change: Callable[[Room, bool], None] = lambda room, local: None
         self.on_seats: Callable[[Room], None] = lambda room: None
 
-    async def get(self, game_id: str) -> Room | None:
-        room = self._rooms.get(game_id)
-        if room is not None:
-            return room
-        async with self._loading:
+    @asynccontextmanager
+    async def hold(self, game_id: str) -> AsyncIterator[Room | None]:
+        """The game's room (``None``: no such game), held until the block ends."""
+        room = await self._take(game_id)
+        try:
+            yield room
+        finally:
+            if room is not None:
+                room.holders -= 1
+
+    @asynccontextmanager
+    async def holding(self, room: Room) -> AsyncIterator[Room]:
+        """Hold a room already in hand for a while (e.g. while catching it up)."""
+        room.holders += 1
+        try:
+            yield room
+        finally:
+            room.holders -= 1
+
+    async def _take(self, game_id: str) -> Room | None:
+        """The room with one more holder, loaded (in a thread) if needed; loads of one game are shared."""
+        while True:
             room = self._rooms.get(game_id)
-            if room is None:
-                stored = self.store.load(game_id)
-                if stored is None:
-                    return None
-                room = Room(stored, replay_state(stored))
-                room.on_change = self.on_change
-                room.on_seats = self.on_seats
-                self._rooms[game_id] = room
-            return room
+            if room is not None:
+                room.holders += 1  # (nothing awaits between the look-up and the hold)
+                return room
+            loading = self._loading.get(game_id)
+            if loading is None:
+                loading = asyncio.ensure_future(self._load(game_id))
+                self._loading[game_id] = loading
+                loading.add_done_callback(lambda _: self._loading.pop(game_id, None))
+            if await asyncio.shield(loading) is None:
+                return None
+            # Loaded: take it on the next pass (it may have been forgotten again in between, then it loads again).
+
+    async def _load(self, game_id: str) -> Room | None:
+        loaded = await asyncio.to_thread(load_game, self.store, game_id)
+        if loaded is None:
+            return None
+        room = self._rooms.get(game_id)
+        if room is None:
+            room = Room(*loaded)
+            room.on_change = self.on_change
+            room.on_seats = self.on_seats
+            self._rooms[game_id] = room
+        return room
 
     def loaded_room(self, game_id: str) -> Room | None:
-        """The room if this process has it in memory (no database read)."""
+        """The room if this process has it in memory (no database read); for a look that does not await."""
         return self._rooms.get(game_id)
 
+    def __len__(self) -> int:
+        return len(self._rooms)
+
     def forget_idle(self) -> None:
-        """Drop rooms nobody watches and no bot plays in (they are reloaded from the store when needed)."""
+        """Drop the rooms nobody holds, watches or plays in (they are loaded from the store again when needed)."""
         for game_id, room in list(self._rooms.items()):
-            if not room.connections and room.bot_to_act() is None and not room.lock.locked():
+            if room.idle:
                 del self._rooms[game_id]
 
+
+@dataclass(frozen=True)
+class _Change:
+    """A change the engine accepted: its text for the store, how to make it and how to take it back."""
+
+    text: str
+    do: Callable[[], object]
+    undo: Callable[[], object]
+
+
+def _action_text(action_id: int) -> str:
+    from ..engine.actions import format_action
+
+    return format_action(action_id)
+
+
+def load_game(store: Store, game_id: str) -> tuple[StoredGame, GameState] | None:
+    """A stored game and its engine state (blocking: run it in a thread, a long game takes a while to replay)."""
+    stored = store.load(game_id)
+    return None if stored is None else (stored, replay_state(stored))

@@ -17,8 +17,8 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable
 
 from sqlalchemy import (
-    JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, create_engine, event, insert,
-    select, update,
+    JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, bindparam, create_engine, event,
+    insert, select, update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -102,6 +102,41 @@ class EventRow(Base):
     __table_args__ = (Index("ix_events_client", "game_id", "seat", "client_id", unique=True),)
 
 
+#: The two statements of every commit (:meth:`Store.commit`), built once with bound parameters and compiled once
+#: per store (:class:`_Compiled`): built per call, their ``.values()`` coercions, cache key and compiled-cache look-up
+#: cost several times what SQLite itself does (docs/server.md, "Load").
+_GAMES, _EVENTS = Base.metadata.tables["games"], Base.metadata.tables["events"]
+_PROGRESS = ("finished", "stage", "current", "phase", "round", "scores", "winners")
+_ADVANCE = (update(_GAMES)
+            .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("expected"))
+            .values(actions=bindparam("actions"), version=bindparam("version"), updated=bindparam("updated"),
+                    **{name: bindparam(name) for name in _PROGRESS}))
+_RECORD = insert(_EVENTS).values({name: bindparam(name) for name in (
+    "game_id", "version", "seat", "client_id", "kind", "action", "created")})
+
+
+class _Compiled:
+    """A statement compiled once for a dialect, executed on the driver's cursor of a pooled connection inside an
+    SQLAlchemy transaction: its SQL text and parameter order come from SQLAlchemy's compiler and each parameter is
+    converted by its column type's bind processor (JSON, booleans and dates as SQLAlchemy would convert them), so
+    the database sees exactly what ``connection.execute(statement, parameters)`` would send, without the per-call
+    work of the SQLAlchemy execution context. Immutable once built: threads share it."""
+
+    def __init__(self, statement: Any, dialect: Any) -> None:
+        compiled = statement.compile(dialect=dialect)
+        self.sql: str = compiled.string
+        self.order: tuple[str, ...] | None = tuple(compiled.positiontup) if compiled.positiontup else None
+        self.convert = {name: process for name, bind in compiled.binds.items()
+                        if (process := bind.type.dialect_impl(dialect).bind_processor(dialect)) is not None}
+
+    def run(self, cursor: Any, parameters: dict[str, Any]) -> int:
+        """Execute with ``parameters`` (converted in place); the number of rows it changed."""
+        for name, process in self.convert.items():
+            parameters[name] = process(parameters[name])
+        cursor.execute(self.sql, parameters if self.order is None else tuple(parameters[n] for n in self.order))
+        return int(cursor.rowcount)
+
+
 @dataclass(frozen=True)
 class Seat:
     seat: int
@@ -182,6 +217,10 @@ class Store:
         self.url = url
         self.engine = make_engine(url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # the driver's unique-violation error, raised by the commit's statements (run on its cursor)
+        self._integrity_errors: tuple[type[Exception], ...] = (
+            IntegrityError, self.engine.dialect.loaded_dbapi.IntegrityError)
+        self._commit_statements: tuple[_Compiled, _Compiled] | None = None  # compiled on the first commit
 
     def create_schema(self) -> None:
         """Bring the database to the newest schema (alembic migrations in torres/server/migrations)."""
@@ -234,6 +273,11 @@ class Store:
                 return None
             seats = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
             return _stored(row, seats)
+
+    def version_of(self, game_id: str) -> int | None:
+        """The game's committed version (``None``: no such game)."""
+        with self.sessions() as session:
+            return session.scalar(select(GameRow.version).where(GameRow.id == game_id))
 
     def listed(self, game_ids: list[str]) -> list[tuple[StoredGame, Progress]]:
         """These games (unknown ids left out) with their progress, read without replaying any."""
@@ -313,22 +357,31 @@ class Store:
     def commit(self, game_id: str, *, expected: int, actions: list[str], seat: int, client_id: str | None,
                kind: str, action: str, progress: Progress) -> int:
         """Store the game's new action list at ``expected + 1`` with its event, atomically; :class:`Conflict` if
-        the game has moved on (or the client id was used already)."""
+        the game has moved on (or the client id was used already).
+
+        Blocking, and safe to call from several threads at once (the server runs it in a worker thread): each call
+        takes its own pooled connection and transaction, and the compiled statements are shared, immutable."""
         version = expected + 1
         stamp = now()
         try:
-            # Core statements on a plain connection: this runs for every action, and an ORM unit of work for two
-            # rows cost more than the database itself (docs/server.md, "Load").
+            # This runs for every action: the statements are built and compiled once (_Compiled), and run on the
+            # driver's cursor in a transaction of SQLAlchemy's (begin, commit or roll back, the pool).
             with self.engine.begin() as connection:
-                done = connection.execute(
-                    update(GameRow).where(GameRow.id == game_id, GameRow.version == expected)
-                    .values(actions=actions, version=version, updated=stamp, **_progress_columns(progress)))
-                if done.rowcount != 1:
-                    raise Conflict(game_id)
-                connection.execute(insert(EventRow), {
-                    "game_id": game_id, "version": version, "seat": seat, "client_id": client_id, "kind": kind,
-                    "action": action, "created": stamp})
-        except IntegrityError as exc:
+                if self._commit_statements is None:  # compiled once the dialect knows its server (first connect)
+                    self._commit_statements = (_Compiled(_ADVANCE, self.engine.dialect),
+                                               _Compiled(_RECORD, self.engine.dialect))
+                advance, record = self._commit_statements
+                cursor = connection.connection.cursor()
+                try:
+                    if advance.run(cursor, {"game_id": game_id, "expected": expected, "actions": actions,
+                                            "version": version, "updated": stamp,
+                                            **_progress_columns(progress)}) != 1:
+                        raise Conflict(game_id)  # not at the expected version (or no such game)
+                    record.run(cursor, {"game_id": game_id, "version": version, "seat": seat, "client_id": client_id,
+                                        "kind": kind, "action": action, "created": stamp})
+                finally:
+                    cursor.close()
+        except self._integrity_errors as exc:  # the unique index on (game, seat, client id): the id was used
             raise Conflict(game_id) from exc
         return version
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+
 from ..engine.actions import ACTION_POINTS, Action
 from ..engine.cards import Card
 from ..engine.squares import square_name
@@ -13,17 +15,32 @@ from ..engine.state import GameState
 from ..engine.view import SPECTATOR, SeatView, action_text_for
 
 
+def json_text(obj: Any) -> str:
+    """``obj`` as compact JSON text: what ``json.dumps(obj, separators=(",", ":"))`` gives (text beyond ASCII as
+    UTF-8 rather than ``\\u`` escapes), a tenth of its time — the server sends a view to every seat after every
+    action."""
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+#: :func:`legal_json` of each action id met so far: a pure function of the id, asked for every legal action of
+#: every view the server sends (a few dozen per action), so worked out once per id (at most ``NUM_ACTIONS``).
+_LEGAL: dict[int, dict[str, Any]] = {}
+
+
 def legal_json(action_id: int) -> dict[str, Any]:
     """One legal action as the browser needs it to light up a target: kind, squares, card and cost."""
-    action = Action(action_id)
-    return {
-        "action": str(action),
-        "kind": action.kind.name.lower(),
-        "from": square_name(action.source) if action.source >= 0 else None,
-        "to": square_name(action.square) if action.square >= 0 else None,
-        "card": action.card.text if action.card is not None else None,
-        "cost": ACTION_POINTS.get(action.kind, 0),
-    }
+    known = _LEGAL.get(action_id)
+    if known is None:
+        action = Action(action_id)
+        known = _LEGAL[action_id] = {
+            "action": str(action),
+            "kind": action.kind.name.lower(),
+            "from": square_name(action.source) if action.source >= 0 else None,
+            "to": square_name(action.square) if action.square >= 0 else None,
+            "card": action.card.text if action.card is not None else None,
+            "cost": ACTION_POINTS.get(action.kind, 0),
+        }
+    return known.copy()  # a caller may change its copy; the table stays as it is
 
 
 def view_json(view: SeatView) -> dict[str, Any]:

@@ -1,0 +1,127 @@
+"""Bad input gets a clear 4xx or a websocket answer, never a 500 or a dropped connection (issue #31)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+
+from torres.server.app import create_app
+from torres.server.inputs import MAX_BODY_BYTES
+from torres.server.protocol import Limits
+from torres.server.rooms import progress_of, replay_state
+
+from test_server import act, hello, join_all, new_game, receive
+
+FAST = Limits(burst=100_000, per_second=100_000)
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'games.db'}", client_limits=FAST),
+                    raise_server_exceptions=False) as c:
+        yield c
+
+
+def test_a_binary_frame_is_answered_and_the_connection_goes_on(client: TestClient) -> None:
+    game = new_game(client)
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        ws.send_bytes(b'{"type":"ping"}')
+        answer = ws.receive_json()
+        assert answer["type"] == "error" and answer["code"] == "bad_message"
+        assert "binary" in answer["message"]
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+
+
+@pytest.mark.parametrize("body", ["NaN", '{"players": NaN}', "[1e999]", '{"players": Infinity}',
+                                  '{"players": -Infinity}', '{"players": 2, "edition": 1e400}'])
+@pytest.mark.parametrize("path", ["/api/games", "/api/replay", "/api/games/nosuchgame/join"])
+def test_numbers_json_does_not_have_are_a_422(client: TestClient, path: str, body: str) -> None:
+    response = client.post(path, content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422, response.text
+    assert response.json()["detail"]
+
+
+def test_a_replay_upload_with_a_nan_inside_is_a_422_not_a_500(client: TestClient) -> None:
+    body = '{"format": "torres-record", "rules": "riogrande", "players": 2, "seed": 1, "actions": [], ' \
+           '"meta": {"x": NaN}}'
+    response = client.post("/api/replay", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422, response.text
+
+
+def test_a_websocket_message_with_nan_is_a_bad_message(client: TestClient) -> None:
+    game = new_game(client)
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        ws.send_text('{"type": "act", "id": "n1", "version": NaN, "action": "end"}')
+        answer = ws.receive_json()
+        assert answer["type"] == "error" and answer["code"] == "bad_message" and "NaN" in answer["message"]
+        ws.send_json({"type": "ping"})
+        assert ws.receive_json() == {"type": "pong"}
+
+
+def test_a_body_over_the_limit_is_a_413_before_it_is_read(client: TestClient) -> None:
+    big = b'{"actions": [' + b'"end",' * (MAX_BODY_BYTES // 6) + b'"end"]}'
+    response = client.post("/api/replay", content=big, headers={"content-type": "application/json"})
+    assert response.status_code == 413
+    assert "limited" in response.json()["detail"]
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
+        for start in range(0, len(big), 65536):
+            yield big[start:start + 65536]
+
+    response = client.post("/api/replay", content=chunks(), headers={"content-type": "application/json"})
+    assert response.status_code == 413
+
+
+def test_a_spectator_asking_for_a_hint_has_no_seat(client: TestClient) -> None:
+    game = new_game(client)
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        hello(ws, None, None)
+        ws.send_json({"type": "hint", "id": "h1"})
+        answer = receive(ws, "rejected")
+        assert answer["code"] == "no_seat" and answer["id"] == "h1"
+
+
+def test_an_id_used_again_for_another_change_is_refused_as_a_duplicate_not_as_stale(client: TestClient) -> None:
+    game = new_game(client)
+    tokens = join_all(client, game)
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        welcome = hello(ws, 0, tokens[0])
+        first = welcome["view"]["legal"][0]["action"]
+        assert act(ws, first, 0, "same")["version"] == 1
+        with client.websocket_connect(f"/ws/{game['id']}") as other:  # seat 1 plays until seat 0 is to act
+            while (summary := client.get(f"/api/games/{game['id']}").json())["current"] != 0:
+                view = hello(other, 1, tokens[1])["view"]
+                version = summary["version"]
+                assert act(other, view["legal"][0]["action"], version, f"b{version}")["type"] == "ack"
+        view = hello(ws, 0, tokens[0])["view"]
+        assert view["legal"]
+        reply = act(ws, view["legal"][0]["action"], summary["version"], "same")  # an id used before, on the
+        # current version
+        assert reply["type"] == "rejected" and reply["code"] == "duplicate_id", reply
+        assert "new id" in reply["message"]
+        # and the genuine re-send of the first change is still acknowledged with the version it produced
+        assert act(ws, first, 0, "same") == {"type": "ack", "id": "same", "version": 1}
+
+
+def test_a_resent_action_that_meets_a_commit_it_has_not_heard_of_is_acknowledged(client: TestClient) -> None:
+    """After a failover the surviving process may not have heard of the commit: the re-send (same id, same
+    version) conflicts at commit, and is then recognised and acknowledged, not refused as stale."""
+    game = new_game(client)
+    tokens = join_all(client, game)
+    app: Any = client.app
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        welcome = hello(ws, 0, tokens[0])
+        action = welcome["view"]["legal"][0]["action"]
+        room = app.state.rooms.loaded_room(game["id"])
+        # What another process did: commit the action to the database without this process's room knowing.
+        other = replay_state(app.state.store.load(game["id"]))
+        other.push(action)
+        app.state.store.commit(game["id"], expected=0, actions=other.actions_text(), seat=0, client_id="lost",
+                               kind="act", action=action, progress=progress_of(other))
+        assert room.version == 0
+        assert act(ws, action, 0, "lost") == {"type": "ack", "id": "lost", "version": 1}
+        assert client.get(f"/api/games/{game['id']}").json()["version"] == 1
