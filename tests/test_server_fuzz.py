@@ -103,7 +103,9 @@ PROMISED_ERRORS: dict[tuple[str, str], tuple[int, ...]] = {
     ("post", "/api/games/{game_id}/join"): (400, 404, 409),
     ("get", "/api/games/{game_id}/record"): (403, 404),
     ("get", "/api/games/{game_id}/replay"): (403, 404),
-    ("post", "/api/replay"): (400,),
+    ("post", "/api/replay"): (400, 413),
+    ("get", "/api/tutorial/{lesson_id}"): (404,),
+    ("post", "/api/tutorial/{lesson_id}/try"): (400, 404),
 }
 def httpx_arguments(kwargs: dict[str, Any]) -> dict[str, Any]:
     """schemathesis's request arguments (made for ``requests``) as httpx takes them without a deprecation warning:
@@ -344,7 +346,7 @@ def test_the_app_schema_loads_in_process(client: TestClient) -> None:
     """schemathesis reads the schema straight from the ASGI app (what the fuzz test extends)."""
     schema = schemathesis.openapi.from_asgi("/openapi.json", client.app)
     assert {op.ok().path for op in schema.get_all_operations()} == {p for _, p in PROMISED_ERRORS} | {
-        "/api/meta", "/api/games"}
+        "/api/meta", "/api/games", "/api/tutorial"}
 
 
 # --- rules texts -----------------------------------------------------------------------------------------------

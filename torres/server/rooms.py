@@ -185,7 +185,9 @@ class Room:
                 action = self.state.parse(text)
             except IllegalActionError as exc:
                 raise Rejected("illegal", str(exc)) from None
-            return _Change(str(action), do=lambda: self.state.push(action), undo=self.state.pop)
+            # (``parse`` checked it against this state, which only the change itself moves on while it runs)
+            action_id = action.id
+            return _Change(str(action), do=lambda: self.state.push(action_id, check=False), undo=self.state.pop)
 
         return await self._change(store, seat, client_id, version, sender, "act", change)
 
