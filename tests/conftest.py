@@ -180,6 +180,24 @@ def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
         server.stop()
 
 
+#: Debian's chromium (scripts/test installs it; Playwright cannot download browsers here) and how tests start it.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless chromium for a test module's pages; a developer's machine without it skips (CI never does)."""
+    if not Path(CHROMIUM).exists() and not os.environ.get("CI"):  # pragma: no cover
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a running ``torres serve``, shared by the tests of this pytest process: each makes its own

@@ -6,6 +6,7 @@ import { t, getLang, setLang, onLangChange, editionName, levelName, speedName } 
 import * as store from "./store.js";
 import { gamePage, seatNames } from "./game.js";
 import { replayPage } from "./replay.js";
+import { tutorialPage } from "./tutorial.js";
 import { dot } from "./panels.js";
 
 const main = document.getElementById("app");
@@ -32,6 +33,8 @@ async function route() {
   else if ((m = path.match(/^\/replay\/([\w-]+)$/))) done = replayPage(main, m[1]);
   else if (path === "/replay") done = replayPage(main, null);
   else if (path === "/rules") done = rulesPage(main);
+  else if (path === "/tutorial") done = tutorialPage(main, null, navigate);
+  else if ((m = path.match(/^\/tutorial\/([\w-]+)$/))) done = tutorialPage(main, m[1], navigate);
   else done = notFound(main);
   const fn = await done;
   if (token !== routeToken) { if (typeof fn === "function") fn(); return; }
@@ -40,7 +43,7 @@ async function route() {
 }
 
 function notFound(root) {
-  clear(root).append(h("div", { class: "page narrow" }, h("h2", {}, t("not_found")), h("a", { href: "/", "data-link": "" }, t("back_home"))));
+  clear(root).append(h("div", { class: "page narrow" }, h("h1", { class: "page-title" }, t("not_found")), h("a", { href: "/", "data-link": "" }, t("back_home"))));
 }
 
 // ---- header ----
@@ -62,7 +65,10 @@ async function homePage(root) {
   const formBox = h("section", { class: "card-box new-game", id: "new-game-box" }, h("h2", {}, t("new_game")), h("p", { class: "loading" }, t("loading")));
   const gamesBox = h("section", { class: "card-box my-games", id: "my-games" }, h("h2", {}, t("my_games")), h("p", { class: "loading" }, t("loading")));
   root.append(h("div", { class: "page home" },
+    h("h1", { class: "visually-hidden" }, t("home_heading")),
     h("p", { class: "intro" }, t("intro")),
+    h("p", { class: "tut-invite" }, t("tut_home_text"), " ",
+      h("a", { href: "/tutorial", "data-link": "", class: "btn primary", id: "tutorial-link" }, t("tut_home_link"))),
     h("div", { class: "home-grid" }, formBox, h("div", {}, gamesBox,
       h("section", { class: "card-box links" },
         h("p", {}, h("a", { href: "/rules", "data-link": "", id: "rules-link" }, t("rules_link"))),
@@ -88,24 +94,26 @@ function newGameForm(box, meta) {
   };
   const err = h("p", { class: "error", role: "alert", id: "new-game-error" });
   const seatsBox = h("div", { class: "seats", id: "seats" });
-  const sel = (id, value, options, onchange) => h("select", { id, onchange: (ev) => onchange(ev.target.value) },
+  const sel = (id, value, options, onchange, label) => h("select", { id, "aria-label": label || null, onchange: (ev) => onchange(ev.target.value) },
     options.map(([v, label]) => h("option", { value: v, selected: String(value) === String(v) }, label)));
 
+  // redrawing the seats replaces their controls: the one just changed keeps the focus
+  const focusSeat = (s) => { const el = document.getElementById(`seat-${s}-kind`); if (el) el.focus(); };
   function drawSeats() {
     clear(seatsBox);
     for (let s = 0; s < state.players; s++) {
       const seat = state.seats[s];
       seatsBox.append(h("div", { class: "seat-row", "data-seat": s },
         h("span", { class: "seat-label" }, dot(s), t("seat", { n: s + 1 })),
-        sel(`seat-${s}-kind`, seat.kind, [["human", t("human")], ["bot", t("bot")]], (v) => { seat.kind = v; drawSeats(); }),
-        seat.kind === "bot" ? sel(`seat-${s}-level`, seat.level, levels.map((l) => [l, levelName(l)]), (v) => { seat.level = v; }) : h("span", { class: "level-gap" }),
-        h("input", { id: `seat-${s}-name`, type: "text", maxlength: 24, value: seat.name, "aria-label": t("name"),
+        sel(`seat-${s}-kind`, seat.kind, [["human", t("human")], ["bot", t("bot")]], (v) => { seat.kind = v; drawSeats(); focusSeat(s); }, t("seat_kind", { n: s + 1 })),
+        seat.kind === "bot" ? sel(`seat-${s}-level`, seat.level, levels.map((l) => [l, levelName(l)]), (v) => { seat.level = v; }, t("seat_level", { n: s + 1 })) : h("span", { class: "level-gap" }),
+        h("input", { id: `seat-${s}-name`, type: "text", maxlength: 24, value: seat.name, "aria-label": t("seat_name", { n: s + 1 }),
           placeholder: seat.kind === "bot" ? t("default_bot", { n: s + 1, level: levelName(seat.level) }) : t("default_human", { n: s + 1 }),
           oninput: (ev) => { seat.name = ev.target.value; } })));
     }
   }
 
-  const form = h("form", { id: "new-game", onsubmit: async (ev) => {
+  const form = h("form", { id: "new-game", "aria-labelledby": "new-game-title", onsubmit: async (ev) => {
     ev.preventDefault();
     err.textContent = "";
     const button = form.querySelector("#create-game");
@@ -129,16 +137,16 @@ function newGameForm(box, meta) {
     }
   } },
   h("div", { class: "form-grid" },
-    h("label", {}, t("players"), sel("players", state.players, [[2, "2"], [3, "3"], [4, "4"]], (v) => { state.players = Number(v); drawSeats(); })),
-    h("label", {}, t("edition"), sel("edition", state.edition, meta.editions.map((e) => [e, editionName(e)]), (v) => { state.edition = v; })),
-    h("label", {}, t("card_mode"), sel("card-mode", state.card_mode, [["", t("card_mode_default")], ...(meta.card_modes || ["own", "common"]).map((m) => [m, t("card_mode_" + m)])], (v) => { state.card_mode = v; })),
-    h("label", {}, t("bot_speed"), sel("bot-speed", state.bot_speed, (meta.speeds || ["slow", "normal", "fast", "instant"]).map((s) => [s, speedName(s)]), (v) => { state.bot_speed = v; }))),
+    h("label", {}, t("players"), sel("players", state.players, [[2, "2"], [3, "3"], [4, "4"]], (v) => { state.players = Number(v); drawSeats(); }, t("players"))),
+    h("label", {}, t("edition"), sel("edition", state.edition, meta.editions.map((e) => [e, editionName(e)]), (v) => { state.edition = v; }, t("edition"))),
+    h("label", {}, t("card_mode"), sel("card-mode", state.card_mode, [["", t("card_mode_default")], ...(meta.card_modes || ["own", "common"]).map((m) => [m, t("card_mode_" + m)])], (v) => { state.card_mode = v; }, t("card_mode"))),
+    h("label", {}, t("bot_speed"), sel("bot-speed", state.bot_speed, (meta.speeds || ["slow", "normal", "fast", "instant"]).map((s) => [s, speedName(s)]), (v) => { state.bot_speed = v; }, t("bot_speed")))),
   h("label", { class: "check" }, h("input", { type: "checkbox", id: "master", checked: state.master, onchange: (ev) => { state.master = ev.target.checked; } }), t("master")),
   seatsBox,
   h("label", { class: "check" }, h("input", { type: "checkbox", id: "hotseat", checked: state.hotseat, onchange: (ev) => { state.hotseat = ev.target.checked; } }), t("hotseat")),
   h("button", { type: "submit", class: "btn primary big", id: "create-game", "data-testid": "create-game" }, t("create")), err);
   drawSeats();
-  clear(box).append(h("h2", {}, t("new_game")), form);
+  clear(box).append(h("h2", { id: "new-game-title" }, t("new_game")), form);
 }
 
 async function myGames(box) {
@@ -168,7 +176,8 @@ async function myGames(box) {
       h("div", { class: "gi-actions" },
         g.status === "finished" ? h("a", { class: "btn small", href: `/replay/${g.id}`, "data-link": "" }, t("watch_replay")) : null,
         h("a", { class: "btn small", href: `/game/${g.id}`, "data-link": "" }, t("open")),
-        h("button", { type: "button", class: "btn ghost small", title: t("forget"), onclick: () => { store.forget(g.id); myGames(box); } }, "✕")));
+        h("button", { type: "button", class: "btn ghost small", title: t("forget"), "aria-label": t("forget_game", { names: names.join(" · ") }),
+          onclick: () => { store.forget(g.id); myGames(box); } }, h("span", { "aria-hidden": "true" }, "✕"))));
   };
   clear(box).append(h("h2", {}, t("my_games")),
     playing.length ? [h("h3", {}, t("in_progress")), h("ul", { class: "game-list", id: "games-playing" }, playing.map(item))] : null,
@@ -185,7 +194,7 @@ async function joinPage(root, gameId, invite) {
     navigate(`/game/${gameId}`, true);
   } catch (e) {
     if (store.localSeats(gameId).length) { navigate(`/game/${gameId}`, true); return; }
-    clear(root).append(h("div", { class: "page narrow" }, h("h2", {}, t("join_failed", { msg: e.message })),
+    clear(root).append(h("div", { class: "page narrow" }, h("h1", { class: "page-title" }, t("join_failed", { msg: e.message })),
       h("p", {}, h("a", { href: `/game/${gameId}`, "data-link": "" }, t("open"))), h("p", {}, h("a", { href: "/", "data-link": "" }, t("back_home")))));
   }
 }

@@ -1,185 +1,171 @@
-// The board in SVG, seen from above: ground, castle blocks shaded by level with the level number, castle
-// outlines, the king's castle in gold, knights and the king, coordinates a–h / 1–8 (a1 bottom-left), and the
-// lit targets the caller passes in (from view.legal only: nothing here knows a rule).
+// The board. renderBoard() draws a view in 3D (iso.js, the default) or flat from above (here), both from the same
+// view data and with the same controls (boardkit.js): every square a button with a name saying what is on it and
+// what can be done there, one tab stop for the board, arrow keys, Enter/Space. Under the board: the caller's
+// buttons (the game page: build a block, add a knight), the switch between the two views (remembered per browser)
+// and a quarter turn of the 3D board. Nothing here knows a rule: lit targets come from the caller (view.legal only).
 
-import { svg, clear, FILES, squareName, squareIndex, PLAYER_COLOURS } from "./dom.js";
+import { h, svg, clear, FILES, PLAYER_COLOURS } from "./dom.js";
+import { t } from "./i18n.js";
+import * as store from "./store.js";
+import { boardModel, squareCell, wireSquares, animateChange, shade, ghostOf, emblemPath, CASTLE_COLOURS, KNIGHT_PATH, CROWN_PATH } from "./boardkit.js";
+import { drawIso, coin } from "./iso.js";
 
-const S = 100;            // one square
-const LEFT = 34, BOTTOM = 34, TOP = 10, RIGHT = 10;
-const W = LEFT + 8 * S + RIGHT, H = TOP + 8 * S + BOTTOM;
-
-// Stone from light (level 1) to dark (level 8+): a taller tower reads darker.
-const LEVEL_FILL = ["#e7dcb9", "#dcd2c2", "#c4b7a2", "#ab9c84", "#938268", "#7a6950", "#63543f", "#4e4232", "#3c3327"];
-const LEVEL_SIDE = ["#e7dcb9", "#b9ab92", "#a09079", "#877761", "#6f604b", "#5a4c39", "#463a2b", "#352c20", "#271f17"];
-const KNIGHT_PATH = "M28 90 L78 90 C80 72 76 58 72 47 C69 35 67 24 59 16 L57 5 L50 13 C40 13 30 20 24 30 L13 47 C11 53 14 58 20 57 L31 53 C35 52 39 54 40 57 C35 64 29 73 28 90 Z";
-const CROWN_PATH = "M18 70 L14 34 L32 50 L50 24 L68 50 L86 34 L82 70 Z";
-
-function xy(sq) { return [LEFT + (sq % 8) * S, TOP + (7 - Math.floor(sq / 8)) * S]; }
+export const VIEWS = ["iso", "flat"];
+export function boardView() { const v = store.pref("boardView", "iso"); return VIEWS.includes(v) ? v : "iso"; }
+export function boardRotation() { const r = Number(store.pref("boardRotation", 0)); return r >= 0 && r < 4 ? r : 0; }
 
 export function squaresIn(text) { return (String(text).match(/\b[a-h][1-8]\b/g) || []); }
 
 /**
  * Draw `view` into `container` (replacing what was there).
  * opts: targets Map(square -> [legal]), selectable Set(squares), selected square, hint [squares],
- *       last [squares], names [seat names], onSquare(squareName) for clicks.
+ *       last [squares], names [seat names], onSquare(squareName, event) for clicks and Enter/Space,
+ *       interactive (this page may act now), tools [{id, label, pressed, onClick}]: buttons under the board.
  */
 export function renderBoard(container, view, opts = {}) {
-  const targets = opts.targets || new Map();
-  const selectable = opts.selectable || new Set();
-  const hint = new Set(opts.hint || []);
-  const last = new Set(opts.last || []);
-  const heights = view.heights;
-  const castles = view.castles || heights.map((h) => (h > 0 ? 0 : -1));
-  const kingSq = view.king ? squareIndex(view.king) : -1;
-  const kingCastle = kingSq >= 0 ? castles[kingSq] : -1;
+  const memory = container.__board || (container.__board = {});
+  memory.args = [view, opts];
+  const mode = boardView();
+  const rotation = mode === "iso" ? boardRotation() : 0;
+  const active = document.activeElement;
+  const inside = active && active !== document.body && container.contains(active);
+  const hadFocus = inside ? active.getAttribute("data-square") : null;
+  const toolFocus = inside && !hadFocus ? active.id : null;
 
-  const root = svg("svg", {
-    id: "board-svg", viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Torres board",
-    class: ["board", opts.interactive ? "interactive" : null],
-  });
+  const model = boardModel(view, opts, memory);
+  const drawn = mode === "iso" ? drawIso(model, rotation) : drawFlat(model);
+  clear(container).append(drawn.root, toolbar(container, opts, mode),
+    h("p", { class: "board-keys", id: "board-keys" }, t("board_keys")));
+  container.classList.toggle("view-iso", mode === "iso");
+  container.classList.toggle("view-flat", mode === "flat");
+  wireSquares(drawn.root, model, memory, opts, hadFocus);
+  if (toolFocus && document.getElementById(toolFocus)) document.getElementById(toolFocus).focus({ preventScroll: true });
 
-  // frame
-  root.append(svg("rect", { x: LEFT - 6, y: TOP - 6, width: 8 * S + 12, height: 8 * S + 12, rx: 8, class: "frame" }));
+  const drawing = mode + rotation;
+  if (memory.view && memory.view !== view && memory.drawing === drawing) animateChange(memory.model, model, drawn);
+  memory.view = view;
+  memory.model = model;
+  memory.drawing = drawing;
+  return drawn.root;
+}
 
-  // squares (the click targets of the bottom layer)
-  const base = svg("g", { class: "squares" });
-  for (let sq = 0; sq < 64; sq++) {
-    const [x, y] = xy(sq);
-    const level = heights[sq];
-    const name = squareName(sq);
-    const g = svg("g", { class: ["sq", level ? "castle" : "ground"], "data-square": name, "data-level": level });
-    if (!level) {
-      const dark = (sq % 8 + Math.floor(sq / 8)) % 2 === 0;
-      g.append(svg("rect", { x, y, width: S, height: S, class: dark ? "ground-a" : "ground-b" }));
-    } else {
-      const l = Math.min(level, LEVEL_FILL.length - 1);
-      const d = Math.min(4 + level * 3, 24); // the side of the tower: taller, thicker
-      g.append(svg("rect", { x, y, width: S, height: S, fill: LEVEL_SIDE[l] }));
-      g.append(svg("rect", { x: x + 2, y: y + 2, width: S - d - 2, height: S - d - 2, fill: LEVEL_FILL[l], class: "top" }));
-      g.append(svg("path", { d: `M${x + 2} ${y + S - d} L${x + 2} ${y + 2} L${x + S - d} ${y + 2}`, class: "bevel" }));
-      const light = l <= 3;
-      g.append(svg("rect", { x: x + 5, y: y + 5, width: 34, height: 34, rx: 8, class: ["lvl-badge", light ? "light" : "dark"] }));
-      g.append(svg("text", { x: x + 22, y: y + 32, class: ["lvl", light ? "light" : "dark"], "text-anchor": "middle" }, String(level)));
-    }
-    g.append(svg("title", {}, level ? `${name} · level ${level}` : name));
-    base.append(g);
+/** Draw the board again as it was last drawn (after the view switch or a turn). */
+function redraw(container) {
+  const memory = container.__board;
+  if (memory && memory.args) renderBoard(container, ...memory.args);
+}
+
+function toolbar(container, opts, mode) {
+  const tools = (opts.tools || []).map((tool) => h("button", {
+    type: "button", class: ["btn", "small", "mode", tool.pressed ? "on" : null], id: tool.id,
+    "aria-pressed": tool.pressed ? "true" : "false", onclick: tool.onClick,
+  }, tool.label));
+  const choose = (v) => { store.setPref("boardView", v); redraw(container); };
+  const viewButton = (v, id, label) => h("button", {
+    type: "button", class: ["btn", "small", mode === v ? "on" : null], id, "aria-pressed": mode === v ? "true" : "false",
+    onclick: () => choose(v),
+  }, label);
+  return h("div", { class: "board-tools", id: "board-tools" },
+    h("div", { class: "modes", role: tools.length ? "group" : null, "aria-label": tools.length ? t("board_actions") : null }, tools),
+    h("span", { class: "spacer" }),
+    h("div", { class: "view-switch", role: "group", "aria-label": t("board_view") },
+      viewButton("iso", "view-3d", t("view_3d")), viewButton("flat", "view-flat", t("view_flat"))),
+    mode === "iso" ? h("button", {
+      type: "button", class: "btn small ghost", id: "board-rotate", title: t("rotate_title"),
+      onclick: () => { store.setPref("boardRotation", (boardRotation() + 1) % 4); redraw(container); },
+    }, h("span", { "aria-hidden": "true" }, "⟳ "), t("rotate")) : null);
+}
+
+/** Say something about the board to assistive technology (a polite live region next to it). */
+export function announce(container, text) {
+  const memory = container.__board || (container.__board = {});
+  if (!memory.live) {
+    memory.live = h("p", { class: "board-live", id: "board-live", "aria-live": "polite" });
+    container.insertAdjacentElement("afterend", memory.live);
   }
-  root.append(base);
-
-  // castle outlines: a thick line wherever the castle id changes
-  const lines = svg("g", { class: "outlines" });
-  const gold = svg("g", { class: "king-outline" });
-  for (let sq = 0; sq < 64; sq++) {
-    const c = castles[sq];
-    if (c < 0) continue;
-    const [x, y] = xy(sq);
-    const f = sq % 8, r = Math.floor(sq / 8);
-    const edges = [
-      [r < 7 ? castles[sq + 8] : -2, x, y, x + S, y],          // top
-      [r > 0 ? castles[sq - 8] : -2, x, y + S, x + S, y + S],  // bottom
-      [f > 0 ? castles[sq - 1] : -2, x, y, x, y + S],          // left
-      [f < 7 ? castles[sq + 1] : -2, x + S, y, x + S, y + S],  // right
-    ];
-    for (const [other, x1, y1, x2, y2] of edges) {
-      if (other === c) continue;
-      lines.append(svg("line", { x1, y1, x2, y2 }));
-      if (c === kingCastle) gold.append(svg("line", { x1, y1, x2, y2 }));
-    }
-  }
-  root.append(lines, gold);
-
-  // last action, hint, selection
-  const marks = svg("g", { class: "marks" });
-  for (const name of last) {
-    const [x, y] = xy(squareIndex(name));
-    marks.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 6, class: "last" }));
-  }
-  for (const name of hint) {
-    const [x, y] = xy(squareIndex(name));
-    marks.append(svg("rect", { x: x + 7, y: y + 7, width: S - 14, height: S - 14, rx: 8, class: "hint" }));
-  }
-  root.append(marks);
-
-  // pieces
-  const pieces = svg("g", { class: "pieces" });
-  if (kingSq >= 0) {
-    const [x, y] = xy(kingSq);
-    pieces.append(svg("g", { class: "king", "data-at": view.king, transform: `translate(${x + 50} ${y + 54})` },
-      svg("circle", { r: 33, class: "king-disc" }),
-      svg("path", { d: CROWN_PATH, transform: "translate(-33 -33) scale(0.66)", class: "crown" }),
-      svg("title", {}, `king · ${view.king}`)));
-  }
-  (view.knights || []).forEach((list, seat) => {
-    for (const name of list) {
-      const sq = squareIndex(name);
-      const [x, y] = xy(sq);
-      const isSel = opts.selected === name;
-      const sel = selectable.has(name);
-      const g = svg("g", {
-        class: ["knight", "p" + seat, sel ? "selectable" : null, isSel ? "selected" : null],
-        "data-seat": seat, "data-at": name, transform: `translate(${x + 54} ${y + 56})`,
-      });
-      if (isSel) g.append(svg("circle", { r: 42, class: "sel-ring" }));
-      else if (sel) g.append(svg("circle", { r: 39, class: "can-ring" }));
-      g.append(svg("circle", { r: 31, fill: PLAYER_COLOURS[seat], class: "token" }));
-      g.append(svg("path", { d: KNIGHT_PATH, transform: "translate(-25 -27) scale(0.54)", class: "horse" }));
-      g.append(svg("circle", { cx: -4, cy: -11, r: 2.6, class: "eye" }));
-      g.append(svg("title", {}, `${(opts.names && opts.names[seat]) || "seat " + seat} · ${name} · level ${heights[sq]}`));
-      pieces.append(g);
-    }
-  });
-  root.append(pieces);
-
-  // lit targets (on top, so a target on a knight's square is clickable)
-  const lit = svg("g", { class: "targets" });
-  for (const [name, options] of targets) {
-    const [x, y] = xy(squareIndex(name));
-    const first = options[0];
-    const kinds = new Set(options.map((o) => o.kind));
-    const g = svg("g", {
-      class: ["target", "k-" + first.kind, options.length > 1 ? "multi" : null],
-      "data-square": name, "data-action": first.action, "data-count": options.length,
-    });
-    g.append(svg("rect", { x: x + 3, y: y + 3, width: S - 6, height: S - 6, rx: 10, class: "lit" }));
-    if (kinds.has("block") || kinds.has("build") || kinds.has("castle")) {
-      g.append(svg("rect", { x: x + 33, y: y + 33, width: 34, height: 34, rx: 4, class: "ghost-block" }));
-    }
-    if (kinds.has("knight") || kinds.has("start")) {
-      g.append(svg("circle", { cx: x + 54, cy: y + 56, r: 24, class: "ghost-knight" }));
-    }
-    const cost = Math.max(...options.map((o) => o.cost || 0));
-    if (cost > 0) {
-      g.append(svg("text", { x: x + S - 10, y: y + S - 10, "text-anchor": "end", class: "cost" }, `${cost}`));
-    }
-    lit.append(g);
-  }
-  root.append(lit);
-
-  // coordinates
-  const coords = svg("g", { class: "coords" });
-  for (let i = 0; i < 8; i++) {
-    coords.append(svg("text", { x: LEFT + i * S + S / 2, y: TOP + 8 * S + 27, "text-anchor": "middle" }, FILES[i]));
-    coords.append(svg("text", { x: LEFT - 19, y: TOP + (7 - i) * S + S / 2 + 8, "text-anchor": "middle" }, String(i + 1)));
-  }
-  root.append(coords);
-
-  if (opts.onSquare) {
-    root.addEventListener("click", (ev) => {
-      const el = ev.target.closest("[data-square], [data-at]");
-      if (!el) return;
-      opts.onSquare(el.getAttribute("data-square") || el.getAttribute("data-at"), ev);
-    });
-  }
-  clear(container).append(root);
-  return root;
+  memory.live.textContent = "";
+  setTimeout(() => { memory.live.textContent = text; }, 30);
 }
 
 /** Where square `name` is on screen (for popovers). */
 export function squareRect(container, name) {
-  const root = container.querySelector("svg");
-  if (!root) return null;
-  const box = root.getBoundingClientRect();
-  const [x, y] = xy(squareIndex(name));
-  const k = box.width / W;
-  return { left: box.left + x * k, top: box.top + y * k, width: S * k, height: S * k };
+  const cell = container.querySelector(`.sq[data-square="${name}"]`);
+  if (!cell) return null;
+  const r = cell.getBoundingClientRect();
+  return { left: r.left, top: r.top, width: r.width, height: r.height };
+}
+
+// ---- the flat board, seen from above
+
+const S = 100, LEFT = 34, TOP = 10, W = LEFT + 8 * S + 10, H = TOP + 8 * S + 34;
+const xy = (sq) => [LEFT + (sq % 8) * S, TOP + (7 - (sq >> 3)) * S];
+
+function drawFlat(model) {
+  const sqs = model.squares;
+  const root = svg("svg", {
+    id: "board-svg", viewBox: `0 0 ${W} ${H}`, role: "group", tabindex: "-1", "aria-label": t("board_label_flat"),
+    "aria-describedby": "board-keys", class: ["board", "flat", model.interactive ? "interactive" : null],
+  });
+  const art = svg("g", { "aria-hidden": "true" }, svg("rect", { x: LEFT - 6, y: TOP - 6, width: 8 * S + 12, height: 8 * S + 12, rx: 8, class: "frame" }));
+  const lines = svg("g", { class: "outlines" }), gold = svg("g", { class: "king-outline" });
+  const marks = svg("g", { class: "marks" }), pieces = svg("g"), over = svg("g", { class: "over" }), coords = svg("g", { class: "coords" });
+  const blockEl = new Map(), pieceEl = new Map();
+  for (const m of sqs) {
+    const [x, y] = xy(m.sq), f = m.sq % 8, r = m.sq >> 3;
+    // the ground, or the top of a tower in its castle's colour (darker when taller) with its level
+    if (!m.level) art.append(svg("rect", { x, y, width: S, height: S, class: (f + r) % 2 ? "ground-b" : "ground-a" }));
+    else {
+      const c = CASTLE_COLOURS[m.colour] || CASTLE_COLOURS[0], d = Math.min(4 + m.level * 3, 24), k = Math.max(0.55, 1.06 - 0.06 * m.level);
+      const top = svg("g", {},
+        svg("rect", { x: x + 2, y: y + 2, width: S - d - 2, height: S - d - 2, fill: shade(c.top, k), class: "top" }),
+        svg("path", { d: `M${x + 2} ${y + S - d}V${y + 2}H${x + S - d}`, class: "bevel" }),
+        svg("rect", { x: x + 4, y: y + 4, width: 30, height: 30, rx: 7, class: "lvl-badge" }),
+        svg("text", { x: x + 19, y: y + 28, class: "lvl", "text-anchor": "middle" }, String(m.level)));
+      art.append(svg("rect", { x, y, width: S, height: S, fill: shade(c.right, k) }), top);
+      blockEl.set(m.sq, top);
+      // the castle's outline wherever the castle changes; the king's castle's in gold over it
+      for (const [n, x1, y1, x2, y2] of [[r < 7 ? m.sq + 8 : -1, x, y, x + S, y], [r > 0 ? m.sq - 8 : -1, x, y + S, x + S, y + S],
+        [f > 0 ? m.sq - 1 : -1, x, y, x, y + S], [f < 7 ? m.sq + 1 : -1, x + S, y, x + S, y + S]]) {
+        if (n >= 0 && sqs[n].castle === m.castle) continue;
+        lines.append(svg("line", { x1, y1, x2, y2 }));
+        if (m.kingCastle) gold.append(svg("line", { x1, y1, x2, y2 }));
+      }
+    }
+    if (m.last) marks.append(svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 6, class: "last" }));
+    if (m.hint) marks.append(svg("rect", { x: x + 7, y: y + 7, width: S - 14, height: S - 14, rx: 8, class: "hint" }));
+    // the king, a knight (with its seat's emblem as well as its colour)
+    if (m.king || m.seat >= 0) {
+      const fig = m.king ? svg("g", { class: "fig king-fig" }, svg("circle", { r: 30, class: "king-disc" }),
+        svg("path", { d: CROWN_PATH, transform: "translate(-30 -31) scale(0.6)", class: "crown" }))
+        : svg("g", { class: "fig p" + m.seat }, svg("circle", { r: 27, fill: PLAYER_COLOURS[m.seat], class: "token" }),
+          svg("path", { d: KNIGHT_PATH, transform: "translate(-23 -25) scale(0.48)", class: "horse" }),
+          svg("circle", { cx: -4, cy: -13, r: 2.4, class: "eye" }), svg("circle", { cx: 22, cy: -21, r: 10, class: "emblem-disc" }),
+          svg("path", { d: emblemPath(m.seat, 5.4), transform: "translate(22 -21)", fill: PLAYER_COLOURS[m.seat], class: "emblem-flat" }));
+      pieceEl.set(m.sq, fig);
+      pieces.append(svg("g", { transform: `translate(${x + 58} ${y + 60})` }, fig));
+    }
+    // a lit target: what would come there and its cost (an AP coin); the selection
+    if (m.targets) {
+      const kinds = m.targets.map((o) => o.kind), ghost = kinds.every((k) => k === "pick") ? null : ghostOf(kinds);
+      over.append(svg("g", { class: ["mark", "k-" + kinds[0]] }, svg("rect", { x: x + 4, y: y + 4, width: S - 8, height: S - 8, rx: 10, class: "lit" }),
+        ghost === "block" ? svg("rect", { x: x + 36, y: y + 36, width: 32, height: 32, rx: 4, class: "ghost" }) : null,
+        ghost === "knight" ? svg("path", { d: KNIGHT_PATH, transform: `translate(${x + 35} ${y + 35}) scale(0.48)`, class: "ghost" }) : null,
+        ghost === "king" ? svg("path", { d: CROWN_PATH, transform: `translate(${x + 28} ${y + 29}) scale(0.6)`, class: "ghost" }) : null,
+        m.cost > 0 ? coin(x + 78, y + 78, m.cost) : null));
+    }
+    if (m.selected || m.selectable) over.append(svg("circle", { cx: x + 58, cy: y + 60, r: m.selected ? 37 : 35, class: m.selected ? "sel-ring" : "can-ring" }));
+  }
+  for (let i = 0; i < 8; i++) {
+    coords.append(svg("text", { x: LEFT + i * S + S / 2, y: TOP + 8 * S + 27, "text-anchor": "middle" }, FILES[i]),
+      svg("text", { x: LEFT - 19, y: TOP + (7 - i) * S + S / 2 + 8, "text-anchor": "middle" }, String(i + 1)));
+  }
+  art.append(lines, gold, marks, pieces, over, coords);
+  // the squares as controls, a8 … h1
+  const cells = svg("g", { class: "cells" });
+  for (let i = 0; i < 64; i++) {
+    const m = sqs[(7 - (i >> 3)) * 8 + (i % 8)], [x, y] = xy(m.sq);
+    cells.append(squareCell(m, `M${x} ${y}h${S}v${S}h${-S}Z`, null));
+  }
+  root.append(art, cells);
+  return { root, piece: (sq) => pieceEl.get(sq), block: (sq) => blockEl.get(sq), anchor: (sq) => { const [x, y] = xy(sq); return [x + 58, y + 60]; } };
 }

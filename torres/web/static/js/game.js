@@ -2,13 +2,16 @@
 // Which clicks do something comes only from view.legal (the engine's legal actions).
 
 import { h, clear, api } from "./dom.js";
-import { t, cardName, cardText, onLangChange, speedName } from "./i18n.js";
+import { t, getLang, cardName, cardText, onLangChange, speedName } from "./i18n.js";
 import { Connection, statusBanner } from "./connection.js";
-import { renderBoard, squaresIn, squareRect } from "./board.js";
+import { renderBoard, squaresIn, squareRect, announce } from "./board.js";
 import * as P from "./panels.js";
 import * as store from "./store.js";
 
-const SQUARE_KINDS = ["block", "knight", "start", "king", "castle"];
+// Square actions lit at once (setup, the king), and those grouped behind a button under the board: a selection
+// narrows the lit squares (a knight: its moves; "build a block": where a block may go).
+const DIRECT_KINDS = ["start", "king", "castle"];
+const MODE_KINDS = ["block", "knight"];
 const BUTTON_KINDS = ["stack", "buy", "score", "end", "king_stay", "first"];
 
 export function seatNames(game, players) {
@@ -41,8 +44,11 @@ export async function gamePage(root, gameId, app) {
   const conn = new Connection(gameId, { onMessage, onStatus: statusBanner });
   conn.start(seat, seat === null ? null : store.tokenFor(gameId, seat));
 
-  // the page's frame; render() fills it
-  const statusArea = h("div", { id: "status-area", class: "status-area" });
+  // the page's frame; render() fills it. The instruction line stays one element (a live region): what to do now.
+  const heading = h("h1", { class: "visually-hidden", id: "game-heading" });
+  const statusBox = h("div", { class: "status-box" });
+  const instruction = h("p", { id: "instruction", class: "instruction", role: "status", tabindex: "-1" });
+  const statusArea = h("div", { id: "status-area", class: "status-area" }, heading, statusBox, instruction);
   const boardBox = h("div", { id: "board", class: "board-wrap" });
   const controls = h("div", { id: "controls", class: "controls" });
   const side = h("aside", { id: "side", class: "side" });
@@ -73,30 +79,39 @@ export async function gamePage(root, gameId, app) {
         setView(msg.view, msg.event, false);
         break;
       case "rejected":
-        toast(t("rejected", { msg: msg.message || msg.code }), "error");
+        toast(t("rejected", { msg: serverWords(msg) }), "error");
         if (msg.code === "stale") conn.sendHello();
         break;
       case "hint":
         st.hint = { actions: msg.actions || [], text: msg.text || "" };
         st.hintWaiting = false;
         render();
+        announce(boardBox, t("hint_title") + ": " + (st.hint.actions.length ? P.planWords(st.hint.actions, names()) : st.hint.text));
         break;
       case "game":
         st.game = msg.game;
         render();
         break;
       case "error":
-        toast(msg.message || msg.code, "error");
+        toast(serverWords(msg), "error");
         break;
       default:
         break;
     }
   }
 
+  /** The server's reasons are English: in another language the page says what its code means. */
+  function serverWords(msg) {
+    const key = "srv_" + msg.code;
+    return getLang() !== "en" && t(key) !== key ? t(key) : msg.message || msg.code;
+  }
+
   function setView(view, event, fresh) {
     const prev = st.view;
     st.view = view;
-    if (fresh || (event && event.seat === st.seat) || !selectionStillValid()) st.sel = null;
+    // a chosen action ("build a block") stays chosen while it has squares: the next block is one click away
+    const keepMode = st.sel && st.sel.type === "mode";
+    if (fresh || (event && event.seat === st.seat && !keepMode) || !selectionStillValid()) st.sel = null;
     if (event && event.seat === st.seat) st.hint = null;
     if (prev && prev.current !== view.current) st.hint = null;
     if (!(view.stage === "keep" && view.current === st.seat)) st.keep = null;
@@ -126,6 +141,7 @@ export async function gamePage(root, gameId, app) {
     if (!st.sel || !st.view) return false;
     const L = legal();
     if (st.sel.type === "knight") return L.some((a) => a.kind === "move" && a.from === st.sel.sq);
+    if (st.sel.type === "mode") return L.some((a) => a.kind === st.sel.kind && a.to);
     return L.some((a) => a.card === st.sel.card && a.kind !== "keep");
   }
 
@@ -143,7 +159,7 @@ export async function gamePage(root, gameId, app) {
     if (!myTurn() || !st.view.legal.some((a) => a.action === action)) return false;
     closeChooser();
     conn.act(action);
-    st.sel = null;
+    if (!(st.sel && st.sel.type === "mode")) st.sel = null;
     page.classList.add("sending");
     setTimeout(() => page.classList.remove("sending"), 400);
     return true;
@@ -153,6 +169,7 @@ export async function gamePage(root, gameId, app) {
     const L = legal();
     const targets = new Map();
     const selectable = new Set();
+    const modes = [];
     let selected = null;
     const add = (sq, a) => { if (!targets.has(sq)) targets.set(sq, []); targets.get(sq).push(a); };
     const sel = st.sel;
@@ -161,25 +178,42 @@ export async function gamePage(root, gameId, app) {
       const two = plays.filter((a) => a.from);
       const froms = [...new Set(two.map((a) => a.from))];
       const from = sel.from || (froms.length === 1 ? froms[0] : null);
+      const pick = (f) => add(f, { kind: "pick", pick: f, card: sel.card, cost: 0 });
       if (from) {
         selected = from;
         two.filter((a) => a.from === from).forEach((a) => add(a.to, a));
-        froms.filter((f) => f !== from).forEach((f) => add(f, { kind: "pick", pick: f, cost: 0 }));
+        froms.filter((f) => f !== from).forEach(pick);
       } else {
-        froms.forEach((f) => add(f, { kind: "pick", pick: f, cost: 0 }));
+        froms.forEach(pick);
       }
       plays.filter((a) => !a.from && a.to).forEach((a) => add(a.to, a));
     } else {
       const moves = L.filter((a) => a.kind === "move");
       moves.forEach((a) => selectable.add(a.from));
+      for (const kind of MODE_KINDS) {
+        const acts = L.filter((a) => a.kind === kind && a.to);
+        if (acts.length) modes.push({ kind, cost: Math.max(...acts.map((a) => a.cost || 0)), on: !!(sel && sel.type === "mode" && sel.kind === kind) });
+      }
       if (sel && sel.type === "knight") {
         selected = sel.sq;
         moves.filter((a) => a.from === sel.sq).forEach((a) => add(a.to, a));
+      } else if (sel && sel.type === "mode") {
+        L.filter((a) => a.kind === sel.kind && a.to).forEach((a) => add(a.to, a));
       } else {
-        L.filter((a) => SQUARE_KINDS.includes(a.kind) && a.to).forEach((a) => add(a.to, a));
+        L.filter((a) => DIRECT_KINDS.includes(a.kind) && a.to).forEach((a) => add(a.to, a));
       }
     }
-    return { targets, selectable, selected };
+    return { targets, selectable, selected, modes };
+  }
+
+  /** Choose (or drop) one of the grouped square actions: only its squares light up. */
+  function setMode(kind) {
+    closeChooser();
+    if (!myTurn()) return;
+    st.sel = st.sel && st.sel.type === "mode" && st.sel.kind === kind ? null : { type: "mode", kind };
+    render();
+    const n = interaction().targets.size;
+    announce(boardBox, st.sel ? t("ann_mode", { what: t("mode_" + kind), n }) : t("ann_none"));
   }
 
   function onSquare(name) {
@@ -198,9 +232,11 @@ export async function gamePage(root, gameId, app) {
     if (selectable.has(name)) {
       st.sel = st.sel && st.sel.type === "knight" && st.sel.sq === name ? null : { type: "knight", sq: name };
       render();
+      announce(boardBox, st.sel ? t("ann_knight", { sq: name, n: interaction().targets.size }) : t("ann_none"));
       return;
     }
-    if (st.sel && st.sel.type === "knight") { st.sel = null; render(); }
+    // a square that is neither lit nor a knight to select drops a knight or an action chosen before
+    if (st.sel && (st.sel.type === "knight" || st.sel.type === "mode")) { st.sel = null; render(); announce(boardBox, t("ann_none")); }
   }
 
   function optionLabel(a) {
@@ -210,16 +246,21 @@ export async function gamePage(root, gameId, app) {
     }
     const key = "opt_" + a.kind;
     const s = t(key);
-    return s === key ? a.action : s;
+    if (s !== key) return s;
+    const words = P.actionWords(a.action, names());
+    return words[0].toUpperCase() + words.slice(1);
   }
 
   function showChooser(name, options) {
-    const box = h("div", { class: "chooser", id: "chooser", role: "dialog" },
-      h("p", {}, h("b", {}, name), " — ", t("choose_action")),
+    const buttons = () => [...box.querySelectorAll("button")];
+    const box = h("div", { class: "chooser", id: "chooser", role: "dialog", "aria-modal": "true", "aria-labelledby": "chooser-title",
+      "data-square": name, onkeydown: (ev) => trapTab(ev, buttons()) },
+      h("p", { id: "chooser-title" }, h("b", {}, t("chooser_title", { sq: name })), " — ", t("choose_action")),
       options.map((a) => h("button", { type: "button", class: "btn", "data-action": a.action, onclick: () => send(a.action) },
-        optionLabel(a), h("code", {}, a.action))),
-      h("button", { type: "button", class: "btn ghost", onclick: closeChooser }, t("btn_cancel")));
-    clear(overlay).append(box);
+        h("span", {}, optionLabel(a)), h("code", { "aria-hidden": "true" }, a.action))),
+      h("button", { type: "button", class: "btn ghost", onclick: () => closeChooser() }, t("btn_cancel")));
+    for (const c of overlay.querySelectorAll(".chooser")) c.remove();
+    overlay.append(box);
     // next to the square: below it if there is room, else above
     const r = squareRect(boardBox, name);
     const bw = box.offsetWidth, bh = box.offsetHeight;
@@ -228,8 +269,28 @@ export async function gamePage(root, gameId, app) {
     const top = below + bh < window.innerHeight ? below : Math.max(8, r.top - bh - 6);
     box.style.left = left + window.scrollX + "px";
     box.style.top = top + window.scrollY + "px";
+    box.querySelector("button").focus({ preventScroll: true });
   }
-  function closeChooser() { const c = overlay.querySelector("#chooser"); if (c) c.remove(); }
+  /** Close the square chooser; the focus goes back to its square when it was inside. */
+  function closeChooser() {
+    const c = overlay.querySelector("#chooser");
+    if (!c) return;
+    const had = c.contains(document.activeElement);
+    const name = c.getAttribute("data-square");
+    c.remove();
+    if (had) {
+      const cell = boardBox.querySelector(`[data-square="${name}"][role="button"]`);
+      if (cell) cell.focus({ preventScroll: true }); else instruction.focus({ preventScroll: true });
+    }
+  }
+  /** Tab and Shift+Tab stay among `items` (a dialog's controls). */
+  function trapTab(ev, items) {
+    if (ev.key !== "Tab" || !items.length) return;
+    const i = items.indexOf(document.activeElement);
+    const next = ev.shiftKey ? (i <= 0 ? items.length - 1 : i - 1) : (i === items.length - 1 ? 0 : i + 1);
+    ev.preventDefault();
+    items[next].focus();
+  }
 
   function onCard(card) {
     if (st.seat === null) return;
@@ -244,11 +305,13 @@ export async function gamePage(root, gameId, app) {
     const nm = names();
     const showHand = st.seat !== null && !st.handover && !st.switching && (!hotseat() || view.current === st.seat || view.stage === "over");
     const inter = interaction();
-    const hintSquares = st.hint && st.hint.actions.length ? squaresIn(st.hint.actions[0]) : [];
+    const hintSquares = st.hint ? [...new Set(st.hint.actions.flatMap((a) => squaresIn(a)))] : []; // the whole hinted turn
     const last = st.lastEvent && st.lastEvent.action ? squaresIn(st.lastEvent.action) : [];
     renderBoard(boardBox, view, {
       targets: inter.targets, selectable: inter.selectable, selected: inter.selected, hint: hintSquares, last,
       names: nm, onSquare, interactive: myTurn(),
+      tools: inter.modes.map((m) => ({ id: "mode-" + m.kind, pressed: m.on, onClick: () => setMode(m.kind),
+        label: t("mode_" + m.kind) + (m.cost ? ` (${t("move_cost", { n: m.cost })})` : "") })),
     });
     boardBox.classList.toggle("my-turn", myTurn());
     // hooks for tests and tools: what this page shows now
@@ -256,7 +319,13 @@ export async function gamePage(root, gameId, app) {
       current: String(view.current), seat: st.seat === null ? "" : String(st.seat), myTurn: myTurn() ? "1" : "0",
       history: String((view.history || []).length) });
 
-    clear(statusArea).append(P.statusPanel(view, { names: nm, mySeat: st.seat }));
+    const active = document.activeElement;
+    const focusId = active && active.id && active !== instruction && (controls.contains(active) || side.contains(active)) ? active.id : null;
+    const typed = focusId && active.tagName === "INPUT" && active.type === "text" && !active.readOnly ? active.value : null;
+    heading.textContent = t("game_heading", { names: nm.join(" · ") });
+    clear(statusBox).append(P.statusPanel(view, { names: nm, mySeat: st.seat }));
+    const say = instructionText(view, nm);
+    if (instruction.textContent !== say) instruction.textContent = say;
     renderControls(view, nm);
 
     const actors = P.actorsOf(view, st.known);
@@ -274,11 +343,68 @@ export async function gamePage(root, gameId, app) {
     parts.push(P.playersPanel(view, { names: nm, seats: st.game.seats, mySeat: st.seat, localSeats: local() }));
     parts.push(P.masterPanel(view), P.supplyLine(view));
     if (invites && !invites.open) parts.push(invites);
-    parts.push(P.logPanel(P.logEntries(view.history || [], actors, nm, st.seat, scoringAt)));
+    // hot-seat: while the screen passes to the next player, the previous seat's own keeps leave the log (and the DOM)
+    const logSeat = st.handover !== null || st.switching ? null : st.seat;
+    parts.push(P.logPanel(P.logEntries(view.history || [], actors, nm, logSeat, scoringAt)));
     if (st.lower && st.lower.extras) parts.push(st.lower.extras);
     clear(side).append(...parts.filter(Boolean));
 
     renderOverlays(view, nm);
+    // a redraw replaces the controls: the focus stays on the control it was on (by id), if it is still there
+    if (focusId && !overlay.querySelector(".modal")) {
+      const again = document.getElementById(focusId);
+      if (again && typed !== null && again.tagName === "INPUT") again.value = typed; // what was being typed stays
+      if (again && again !== document.activeElement && !again.disabled) again.focus({ preventScroll: true });
+    }
+  }
+
+  /** What this page's player can do now, in words, from the view alone (stage, current, ap, the kinds of `legal`). */
+  function instructionText(view, nm) {
+    const name = nm[view.current];
+    if (view.stage === "over") {
+      const best = Math.max(...view.scores);
+      return t("instr_over", { names: P.joinWords(view.scores.map((v, s) => (v === best ? nm[s] : null)).filter(Boolean)) });
+    }
+    if (st.handover !== null) return t("instr_handover", { name: nm[st.handover] });
+    if (st.seat === null) return t("instr_watch", { name });
+    if (!myTurn()) {
+      const seat = st.game.seats && st.game.seats[view.current];
+      return t(seat && seat.kind === "bot" ? "instr_wait_bot" : "instr_wait", { name });
+    }
+    const L = view.legal;
+    const sel = st.sel;
+    if (sel && sel.type === "knight") return t("instr_knight_sel", { sq: sel.sq });
+    if (sel && sel.type === "mode") return t("instr_mode_sel", { what: t("mode_" + sel.kind) });
+    if (sel && sel.type === "card") {
+      const plays = L.filter((a) => a.card === sel.card && a.kind !== "keep");
+      const fresh = view.fresh && view.fresh[sel.card] && (view.hand[sel.card] || 0) <= view.fresh[sel.card];
+      const what = !plays.length ? t(fresh ? "card_fresh" : "card_none_legal") : plays.some((a) => a.to || a.from)
+        ? (sel.from ? t("card_pick_target") : t("card_pick_knight")) : t("btn_play", { card: cardName(sel.card) });
+      return t("instr_card_sel", { card: cardName(sel.card), what });
+    }
+    const fixed = { castles: "instr_castle", knights: "instr_start", king_setup: "instr_king_setup", keep: "instr_keep",
+      king_move: "instr_king_move", choose_first: "instr_choose_first" };
+    if (fixed[view.stage]) return t(fixed[view.stage]);
+    // a turn: which kinds of action are legal now, each with its cost
+    const kindOf = (a) => (a.card && a.kind !== "keep" ? "play" : a.kind);
+    const cost = (kind) => Math.max(0, ...L.filter((a) => kindOf(a) === kind).map((a) => a.cost || 0));
+    const withCost = (text, kind) => (cost(kind) ? `${text} (${t("move_cost", { n: cost(kind) })})` : text);
+    const kinds = new Set(L.map(kindOf));
+    const sentences = [];
+    if (kinds.has("stack")) {
+      const heights = [...new Set(L.filter((a) => a.kind === "stack").map((a) => Number(a.action.split(" ")[1])))].sort((a, b) => a - b);
+      sentences.push(t("instr_stack", { list: P.joinWords(heights.map(String), t("instr_or")) }));
+    }
+    const others = ["block", "knight", "buy", "score", "play", "end"].filter((k) => kinds.has(k));
+    if (kinds.has("move") || others.some((k) => k !== "end")) {
+      const list = P.joinWords(others.map((k) => withCost(t("ic_" + k), k)), t("instr_or"));
+      let s = kinds.has("move") ? withCost(t("instr_move"), "move") + (others.length ? t("instr_also", { list }) : "") : t("instr_can", { list });
+      s += view.ap > 1 ? t("instr_ap", { n: view.ap }) : view.ap === 1 ? t("instr_ap_one") : t("instr_ap_none");
+      sentences.push(s[0].toUpperCase() + s.slice(1));
+    } else if (kinds.has("end") && !kinds.has("stack")) {
+      sentences.push(t("instr_end_only"));
+    }
+    return sentences.join(" ");
   }
 
   function renderControls(view, nm) {
@@ -286,10 +412,11 @@ export async function gamePage(root, gameId, app) {
     const parts = [];
     if (st.hint || st.hintWaiting) {
       const acts = st.hint ? st.hint.actions : [];
-      parts.push(h("div", { class: "hint-box", id: "hint-box", title: st.hint ? st.hint.text : "" }, h("b", {}, t("hint_title"), ": "),
-        st.hintWaiting ? t("hint_wait") : [
-          acts.length ? h("span", { class: "hint-first" }, t("hint_first") + " ", h("code", { class: "chip now" }, acts[0])) : null,
-          acts.length > 1 ? h("span", { class: "hint-rest" }, acts.slice(1).map((a) => [" → ", h("code", { class: "chip" }, a)])) : null]));
+      parts.push(h("section", { class: "hint-box", id: "hint-box", "aria-labelledby": "hint-title" }, h("b", { id: "hint-title" }, t("hint_title")), ": ",
+        st.hintWaiting ? t("hint_wait") : !acts.length ? st.hint.text : [
+          h("span", { class: "hint-words", id: "hint-words" }, P.planWords(acts, nm), "."),
+          h("small", { class: "hint-notation" }, " ", t("hint_notation"), " ", acts.map((a, i) => [i ? " → " : "", h("code", { class: ["chip", i ? null : "now"] }, a)])),
+          h("small", { class: "hint-squares muted" }, " ", t("hint_squares"))]));
     }
     // a card chosen from the hand
     if (st.sel && st.sel.type === "card") {
@@ -297,7 +424,7 @@ export async function gamePage(root, gameId, app) {
       const plays = L.filter((a) => a.card === card && a.kind !== "keep");
       const fresh = st.view.fresh && st.view.fresh[card] && (st.view.hand[card] || 0) <= st.view.fresh[card];
       const noSquare = plays.filter((a) => !a.to && !a.from);
-      parts.push(h("div", { class: "card-pop", id: "card-pop", "data-card": card },
+      parts.push(h("section", { class: "card-pop", id: "card-pop", "data-card": card, "aria-label": cardName(card) },
         h("div", { class: "card-pop-head" }, P.cardTile(card, { class: "big" }), h("div", {}, h("b", {}, cardName(card)), h("p", {}, cardText(card)))),
         !plays.length ? h("p", { class: "muted" }, fresh ? t("card_fresh") : t("card_none_legal"))
           : noSquare.length ? noSquare.map((a) => h("button", { type: "button", class: "btn primary", "data-action": a.action, "data-testid": "play-card", onclick: () => send(a.action) }, t("btn_play", { card: cardName(card) })))
@@ -361,7 +488,7 @@ export async function gamePage(root, gameId, app) {
     const hasBot = (st.game.seats || []).some((s) => s.kind === "bot");
     if (st.seat !== null && hasBot) {
       const speeds = ["slow", "normal", "fast", "instant"];
-      extras.push(h("label", { class: "speed" }, t("bot_speed"), " ", h("select", { id: "speed-select", onchange: (ev) => conn.speed(ev.target.value) },
+      extras.push(h("label", { class: "speed" }, t("bot_speed"), " ", h("select", { id: "speed-select", "aria-label": t("bot_speed"), onchange: (ev) => conn.speed(ev.target.value) },
         speeds.map((s) => h("option", { value: s, selected: st.game.bot_speed === s }, speedName(s))))));
     }
     if (st.seat !== null && "Notification" in window && Notification.permission === "default") {
@@ -409,18 +536,22 @@ export async function gamePage(root, gameId, app) {
       const bottom = others.filter((o) => want(o) === "bottom").map((o) => o.c).sort().join();
       return [...p.top].sort().join() === top && [...p.bottom].sort().join() === bottom;
     }) || keeps.find((a) => parseKeep(a.action).card === k.card) || keeps[0];
-    return h("div", { class: "keep-panel", id: "keep-panel" },
-      h("h3", {}, t("keep_title")),
-      h("div", { class: "keep-cards" }, drawn.map((c, i) => h("div", { class: ["keep-card", c === k.card && i === drawn.indexOf(k.card) ? "kept" : null] },
-        P.cardTile(c, { onclick: () => { st.keep = { card: c, where: {} }; render(); } }),
+    const kept = (c, i) => c === k.card && i === drawn.indexOf(k.card);
+    const place = (c, i, where) => h("label", { class: "radio" },
+      h("input", { type: "radio", name: `keep-where-${i}`, id: `keep-${i}-${where}`, value: where, checked: want({ i }) === where,
+        onchange: () => { k.where[i] = where; render(); } }), " ", t("keep_" + where));
+    return h("section", { class: "keep-panel", id: "keep-panel", "aria-labelledby": "keep-title" },
+      h("h2", { id: "keep-title", class: "panel-title" }, t("keep_title")),
+      h("div", { class: "keep-cards" }, drawn.map((c, i) => h("div", { class: ["keep-card", kept(c, i) ? "kept" : null] },
+        P.cardTile(c, { id: `keep-card-${i}`, pressed: kept(c, i), onclick: () => { st.keep = { card: c, where: {} }; render(); } }),
         h("small", { class: "card-text" }, cardText(c)),
-        (c === k.card && i === drawn.indexOf(k.card)) ? h("b", { class: "keep-tag" }, "✓") :
-          h("span", { class: "where" },
-            h("button", { type: "button", class: ["btn", "tiny", want({ i }) === "top" ? "on" : null], "data-testid": `keep-top-${i}`, onclick: () => { k.where[i] = "top"; render(); } }, t("keep_top")),
-            h("button", { type: "button", class: ["btn", "tiny", want({ i }) === "bottom" ? "on" : null], "data-testid": `keep-bottom-${i}`, onclick: () => { k.where[i] = "bottom"; render(); } }, t("keep_bottom")))))),
+        kept(c, i) ? h("b", { class: "keep-tag" }, "✓ " + t("keep_chosen")) :
+          h("fieldset", { class: "where" }, h("legend", { class: "visually-hidden" }, t("keep_where", { card: cardName(c) })),
+            place(c, i, "top"), place(c, i, "bottom"))))),
       drawn.length > 1 ? h("p", { class: "muted small" }, t("keep_note")) : null,
-      h("button", { type: "button", class: "btn primary", id: "btn-keep", "data-action": match.action, onclick: () => send(match.action) },
-        t("btn_keep", { card: cardName(k.card) }), " ", h("code", {}, match.action)));
+      h("p", { class: "keep-summary", id: "keep-summary" }, t("keep_summary", { what: P.keepWords(match.action) })),
+      h("button", { type: "button", class: "btn primary", id: "btn-keep", "data-action": match.action, "aria-describedby": "keep-summary",
+        onclick: () => send(match.action) }, t("btn_keep", { card: cardName(k.card) }), " ", h("code", { "aria-hidden": "true" }, match.action)));
   }
 
   function invitesPanel(nm) {
@@ -429,9 +560,9 @@ export async function gamePage(root, gameId, app) {
     if (!invites.length) return null;
     const seats = st.game.seats || [];
     const open = invites.some(([s]) => seats[s] && !seats[s].claimed);
-    const row = (label, url, testid, state) => h("div", { class: "invite" }, h("label", {}, label, state ? h("small", { class: "muted" }, " · " + state) : null),
-      h("div", { class: "copy-row" }, h("input", { type: "text", readonly: true, value: url, "data-testid": testid + "-url", onclick: (ev) => ev.target.select() }),
-        h("button", { type: "button", class: "btn small", "data-testid": testid, onclick: (ev) => copy(url, ev.target) }, t("copy"))));
+    const row = (label, url, testid, state) => h("div", { class: "invite" }, h("label", { for: testid + "-url" }, label, state ? h("small", { class: "muted" }, " · " + state) : null),
+      h("div", { class: "copy-row" }, h("input", { type: "text", readonly: true, value: url, id: testid + "-url", "data-testid": testid + "-url", onclick: (ev) => ev.target.select() }),
+        h("button", { type: "button", class: "btn small", id: testid, "data-testid": testid, "aria-label": `${t("copy")}: ${label}`, onclick: (ev) => copy(url, ev.currentTarget) }, t("copy"))));
     const details = h("details", { class: "invites", id: "invites", open }, h("summary", {}, t("invites")),
       invites.map(([s, path]) => row(t("invite_for", { name: nm[s], n: Number(s) + 1 }), location.origin + path, "copy-invite-" + s,
         seats[s] ? (seats[s].claimed ? t("claimed") : t("waiting")) : null)),
@@ -451,12 +582,45 @@ export async function gamePage(root, gameId, app) {
     setTimeout(() => { button.textContent = t("copy"); }, 1500);
   }
 
+  let returnFocusId = null;
+  /** The page behind a dialog: out of reach (no focus, no clicks, hidden from assistive technology) while it is open. */
+  function setInert(on) {
+    for (const el of [statusArea, boardBox.parentElement, controls, side, document.getElementById("header")]) {
+      if (el) el.inert = on;
+    }
+  }
+
   function renderOverlays(view, nm) {
+    const old = overlay.querySelector(".modal");
+    const active = document.activeElement;
+    const keepFocus = old && old.contains(active) && active.id ? active.id : null;
+    if (!old && active && active !== document.body) {
+      const sq = boardBox.contains(active) && active.getAttribute("data-square");
+      returnFocusId = sq ? { square: sq } : active.id || null;
+    }
     for (const el of overlay.querySelectorAll(".modal")) el.remove();
+    const modal = dialogFor(view, nm);
+    setInert(!!modal);
+    if (modal) {
+      closeChooser();
+      overlay.append(modal);
+      const target = (keepFocus && modal.querySelector("#" + keepFocus)) || modal.querySelector("[data-autofocus]") || modal.querySelector("button, a[href]");
+      if (target) target.focus({ preventScroll: true });
+      modal.addEventListener("keydown", (ev) => trapTab(ev, [...modal.querySelectorAll("button, a[href]")]));
+    } else if (old) {
+      // closed: the focus goes back where it was before (if that control is still there), else to the instruction line
+      const back = !returnFocusId ? null : typeof returnFocusId === "object"
+        ? boardBox.querySelector(`[data-square="${returnFocusId.square}"][role="button"]`) : document.getElementById(returnFocusId);
+      (back && !back.disabled ? back : instruction).focus({ preventScroll: true });
+      returnFocusId = null;
+    }
+  }
+
+  function dialogFor(view, nm) {
     if (st.handover !== null) {
       const seat = st.handover;
-      overlay.append(h("div", { class: "modal handover", id: "handover", role: "dialog" },
-        h("div", { class: "modal-box" }, h("h2", {}, P.dot(seat), " ", t("handover_title", { name: nm[seat] })),
+      return h("div", { class: "modal handover", id: "handover", role: "dialog", "aria-modal": "true", "aria-labelledby": "handover-title" },
+        h("div", { class: "modal-box" }, h("h2", { id: "handover-title" }, P.dot(seat), " ", t("handover_title", { name: nm[seat] })),
           h("p", { class: "muted" }, t("handover_note")),
           h("button", { type: "button", class: "btn primary big", id: "handover-ready", "data-testid": "handover-ready", onclick: () => {
             const token = store.tokenFor(gameId, seat);
@@ -465,10 +629,9 @@ export async function gamePage(root, gameId, app) {
             st.sel = null; st.hint = null;
             conn.switchSeat(seat, token);
             render();
-          } }, t("handover_ready", { name: nm[seat] })))));
-      return;
+          } }, t("handover_ready", { name: nm[seat] }))));
     }
-    if (!st.dialog) return;
+    if (!st.dialog) return null;
     const d = st.dialog;
     const master = view.master_card >= 0;
     let body;
@@ -476,11 +639,13 @@ export async function gamePage(root, gameId, app) {
     else if (d.kind === "over") body = [P.rankingTable(view.scores, nm), ...view.scorings.map((s) => P.scoringTable(s, nm, master)).reverse()];
     else body = view.scorings.map((s) => P.scoringTable(s, nm, master)).reverse();
     const close = () => { st.dialog = null; render(); };
-    overlay.append(h("div", { class: "modal", id: "dialog", "data-kind": d.kind, role: "dialog", onclick: (ev) => { if (ev.target.id === "dialog") close(); } },
+    const title = d.kind === "scoring" ? t("scoring_title", { n: view.scorings[d.index].phase }) : d.kind === "over" ? t("final_ranking") : t("btn_scorings");
+    return h("div", { class: "modal", id: "dialog", "data-kind": d.kind, role: "dialog", "aria-modal": "true", "aria-label": title,
+      onclick: (ev) => { if (ev.target.id === "dialog") close(); } },
       h("div", { class: "modal-box wide" }, body,
         h("div", { class: "modal-actions" },
-          d.kind === "over" ? h("a", { href: `/replay/${gameId}`, "data-link": "", class: "btn" }, t("watch_replay")) : null,
-          h("button", { type: "button", class: "btn primary", id: "dialog-close", onclick: close }, t("btn_close"))))));
+          d.kind === "over" ? h("a", { href: `/replay/${gameId}`, "data-link": "", class: "btn", id: "dialog-replay" }, t("watch_replay")) : null,
+          h("button", { type: "button", class: "btn primary", id: "dialog-close", "data-autofocus": "", onclick: close }, t("btn_close")))));
   }
 
   function toast(text, kind = "info") {
@@ -493,7 +658,10 @@ export async function gamePage(root, gameId, app) {
 
   const offLang = onLangChange(() => { render(); announceTurn(); });
   const onKey = (ev) => {
-    if (ev.key === "Escape") { closeChooser(); if (st.sel) { st.sel = null; render(); } }
+    if (ev.key !== "Escape") return;
+    if (overlay.querySelector("#chooser")) { closeChooser(); return; }
+    if (st.dialog && st.handover === null) { st.dialog = null; render(); return; }
+    if (st.sel) { st.sel = null; render(); }
   };
   document.addEventListener("keydown", onKey);
   let resizeTimer = null;
@@ -501,6 +669,7 @@ export async function gamePage(root, gameId, app) {
   window.addEventListener("resize", onResize);
 
   return () => {
+    setInert(false);
     conn.close();
     offLang();
     document.removeEventListener("keydown", onKey);

@@ -2,7 +2,7 @@
 // scoring track, the own hand, the master card, the game log in words, phase scoring tables, the final ranking.
 
 import { h, svg, PLAYER_COLOURS } from "./dom.js";
-import { t, cardName, cardText, masterName, masterText, editionName, levelName } from "./i18n.js";
+import { t, cardName, cardNameWrapped, cardText, masterName, masterText, editionName, levelName } from "./i18n.js";
 
 const SETUP = { castles: "setup_castle", knights: "setup_start", king_setup: "setup_king" };
 const STAGE = { keep: "stage_keep", king_move: "stage_king_move", choose_first: "stage_choose_first", over: "stage_over" };
@@ -54,7 +54,8 @@ export function playersPanel(view, ctx) {
         : seat && seat.claimed === false ? t("waiting") : seat && seat.online === false ? t("offline") : "";
     const perPlayer = ctx.knightsPerPlayer || null;
     rows.push(h("li", { class: ["player", "p" + s, s === view.current && view.stage !== "over" ? "acting" : null], "data-player": s },
-      h("div", { class: "pname" }, who(ctx.names, s), info ? h("small", {}, " " + info) : null),
+      h("div", { class: "pname" }, who(ctx.names, s), info ? h("small", {}, " " + info) : null,
+        s === view.current && view.stage !== "over" ? h("small", { class: "acting-tag" }, " ▸ " + t("player_acting")) : null),
       h("div", { class: "pscore", "data-testid": "score-" + s }, h("b", {}, String(view.scores[s])),
         now && view.stage !== "over" ? h("small", { class: "now", title: t("if_now") }, t("points_now", { n: gain })) : null),
       h("div", { class: "pmeta" },
@@ -65,7 +66,7 @@ export function playersPanel(view, ctx) {
         h("span", { title: t("cards") }, h("i", { class: "card-glyph" }), " ", String(view.hand_sizes[s]),
           ownDecks(view) ? h("small", { title: t("deck") }, " / " + view.deck_sizes[s]) : null))));
   }
-  return h("section", { class: "players", id: "players" }, h("ul", {}, rows), scoreTrack(view, ctx));
+  return h("section", { class: "players", id: "players", "aria-label": t("players") }, h("ul", {}, rows), scoreTrack(view, ctx));
 }
 
 function ownDecks(view) { return (view.deck_sizes || []).some((n) => n > 0); }
@@ -91,10 +92,11 @@ export function scoreTrack(view, ctx) {
 
 /** A card as a tile; `extra` may add a count or a "new" tag. */
 export function cardTile(card, attrs = {}, ...extra) {
-  return h("button", { type: "button", class: ["card", "c-" + card, attrs.class], "data-card": card, title: cardText(card),
-    onclick: attrs.onclick, disabled: attrs.disabled },
+  return h("button", { type: "button", class: ["card", "c-" + card, attrs.class], "data-card": card, title: cardText(card), id: attrs.id,
+    onclick: attrs.onclick, disabled: attrs.disabled, "aria-pressed": attrs.pressed === undefined ? null : attrs.pressed ? "true" : "false" },
     cardIcon(card),
-    h("span", { class: "card-name" }, cardName(card)), ...extra);
+    h("span", { class: "card-name", "aria-hidden": "true" }, cardNameWrapped(card)),
+    h("span", { class: "visually-hidden" }, cardName(card)), ...extra);
 }
 
 // Small drawings for the cards (24×24, stroked), so no emoji font is needed.
@@ -124,11 +126,15 @@ export function handPanel(view, ctx) {
   const list = cards.length ? h("div", { class: "hand-cards" }, cards.map(([card, n]) =>
     cardTile(card, {
       class: [playable.has(card) ? "playable" : null, ctx.selectedCard === card ? "chosen" : null].filter(Boolean).join(" "),
-      onclick: () => ctx.onCard && ctx.onCard(card),
+      onclick: () => ctx.onCard && ctx.onCard(card), pressed: ctx.selectedCard === card, id: "card-" + card,
     }, n > 1 ? h("span", { class: "count" }, "×" + n) : null,
-    fresh[card] ? h("span", { class: "fresh" }, t("new_card")) : null)))
+    fresh[card] ? h("span", { class: "fresh" }, t("new_card")) : null,
+    playable.has(card) ? h("span", { class: "play-mark", title: t("card_playable") }, h("span", { "aria-hidden": "true" }, "▶"),
+      h("span", { class: "visually-hidden" }, ", " + t("card_playable"))) : null)))
     : h("p", { class: "muted" }, t("no_cards"));
-  return h("section", { class: "hand", id: "hand", "data-seat": view.seat }, h("h3", {}, t("your_cards")), list);
+  // a named region: "Your cards"
+  return h("section", { class: "hand", id: "hand", "data-seat": view.seat, "aria-labelledby": "hand-title" },
+    h("h2", { id: "hand-title", class: "panel-title" }, t("your_cards")), list);
 }
 
 /** The cards every seat holds (replay: nothing is secret any more). */
@@ -140,7 +146,7 @@ export function allHandsPanel(hands, names) {
 
 export function masterPanel(view) {
   if (view.master_card === undefined || view.master_card < 0) return null;
-  return h("section", { class: "master", id: "master" }, h("h3", {}, t("master_card"), ": ", masterName(view.master_card)),
+  return h("section", { class: "master", id: "master" }, h("h2", { class: "panel-title" }, t("master_card"), ": ", masterName(view.master_card)),
     h("p", {}, masterText(view.master_card)));
 }
 
@@ -198,13 +204,73 @@ export function describe(action, seat, names, ctx = {}) {
   }
 }
 
+/** One action as something to do, e.g. "move the knight c5→c6" (for display only: notation parsed for words). */
+export function actionWords(action, names = []) {
+  const p = String(action).trim().split(/\s+/);
+  const sq = p[1];
+  if (/^[a-h][1-8]-[a-h][1-8]$/.test(p[0])) { const [from, to] = p[0].split("-"); return t("do_move", { from, to }); }
+  switch (p[0]) {
+    case "start": return t("do_start", { sq });
+    case "castle": return t("do_castle", { sq });
+    case "king": return sq === "stay" ? t("do_king_stay") : t("do_king", { sq });
+    case "first": return t("do_first", { name: names[Number(sq)] || sq });
+    case "knight": return t("do_knight", { sq });
+    case "stack": return t("do_stack", { n: sq });
+    case "block": return t("do_block", { sq });
+    case "buy": return t("do_buy");
+    case "score": return t("do_score");
+    case "end": return t("do_end");
+    case "keep": return !sq || sq === "?" ? t("do_keep_any") : keepWords(action);
+    case "play": {
+      const card = cardName(p[1]);
+      const arg = p[2];
+      if (!arg) return t("do_play", { card });
+      if (arg.includes("-")) { const [from, to] = arg.split("-"); return t("do_play_move", { card, from, to }); }
+      if (p[3] && p[3].startsWith("from:")) {
+        const src = p[3].slice(5);
+        return t("do_play_lift", { card, sq: arg, src: src === "turn" ? t("lift_from_turn") : t("lift_from_stack", { n: src }) });
+      }
+      return t("do_play_sq", { card, sq: arg });
+    }
+    default: return action;
+  }
+}
+
+/** "keep climb top:vault bottom:shift" → "keep Climb, Vault on top of your deck, Shift at the bottom of your deck". */
+export function keepWords(action) {
+  const p = String(action).trim().split(/\s+/);
+  const parts = [t("do_keep", { card: cardName(p[1]) })];
+  const list = (cards) => joinWords(cards.split(",").filter(Boolean).map(cardName));
+  for (const w of p.slice(2)) {
+    const [where, cards] = w.split(":");
+    if (where === "top" && cards) parts.push(t("do_keep_top", { cards: list(cards) }));
+    if (where === "bottom" && cards) parts.push(t("do_keep_bottom", { cards: list(cards) }));
+  }
+  return parts.join(", ");
+}
+
+/** "a, b and c" in the page's language. */
+export function joinWords(items, word = t("and")) {
+  if (items.length <= 1) return items.join("");
+  return items.slice(0, -1).join(", ") + " " + word + " " + items[items.length - 1];
+}
+
+/** A plan (the hint's actions) as one sentence: "Move the knight c5→c6, then build a block on d7, then …". */
+export function planWords(actions, names = []) {
+  const s = actions.map((a) => actionWords(a, names)).join(t("then"));
+  return s ? s[0].toUpperCase() + s.slice(1) : s;
+}
+
 /** The log entries (newest last) for a history with its actors; phase scorings marked in between. */
 export function logEntries(history, actors, names, ownSeat, scoringAt = []) {
   const entries = [];
   let setup = true;
   history.forEach((a, i) => {
     if (a === "end" || a.startsWith("stack ")) setup = false;
-    entries.push({ seat: actors[i], text: describe(a, actors[i], names, { setup, own: actors[i] === ownSeat }), action: a, i });
+    // ownSeat: the seat whose keeps may be told (null: none; "all": a finished game's replay)
+    const own = ownSeat === "all" || (ownSeat !== null && actors[i] === ownSeat);
+    const action = a.startsWith("keep ") && !own ? "keep ?" : a;
+    entries.push({ seat: actors[i], text: describe(action, actors[i], names, { setup, own }), action, i });
     const k = scoringAt.indexOf(i + 1);
     if (k >= 0) entries.push({ scoring: k + 1, text: t("log_scoring", { n: k + 1 }) });
   });
@@ -212,11 +278,11 @@ export function logEntries(history, actors, names, ownSeat, scoringAt = []) {
 }
 
 export function logPanel(entries) {
-  const list = h("ol", { class: "log-list", id: "log" }, entries.length ? entries.map((e) =>
+  const list = h("ol", { class: "log-list", id: "log", tabindex: "0", "aria-labelledby": "log-title" }, entries.length ? entries.map((e) =>
     e.scoring ? h("li", { class: "log-scoring" }, e.text)
       : h("li", { class: "p" + e.seat, "data-action": e.action, "data-seat": e.seat }, dot(e.seat), e.text))
     : h("li", { class: "muted" }, t("no_log")));
-  const box = h("section", { class: "log" }, h("h3", {}, t("log")), list);
+  const box = h("section", { class: "log", "aria-labelledby": "log-title" }, h("h2", { id: "log-title", class: "panel-title" }, t("log")), list);
   requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
   return box;
 }

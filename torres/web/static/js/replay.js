@@ -19,7 +19,7 @@ export async function replayPage(root, gameId) {
     ]);
   } catch (e) {
     clear(root).append(h("div", { class: "page narrow" },
-      h("h2", {}, e.status === 403 ? t("replay_not_ready") : e.status === 404 ? t("not_found") : t("error", { msg: e.message })),
+      h("h1", { class: "page-title" }, e.status === 403 ? t("replay_not_ready") : e.status === 404 ? t("not_found") : t("error", { msg: e.message })),
       e.status === 403 ? h("p", {}, h("a", { href: `/game/${gameId}`, "data-link": "" }, t("open"))) : null,
       h("p", {}, h("a", { href: "/", "data-link": "" }, t("back_home")))));
     return () => {};
@@ -46,6 +46,7 @@ function namesFor(data, summary) {
 function uploadPage(root) {
   const err = h("p", { class: "error", id: "upload-error", role: "alert" });
   const input = h("input", { type: "file", id: "record-file", accept: ".json,application/json" });
+  const inputLabel = h("label", { for: "record-file", class: "file-label" }, t("record_file"));
   const form = h("form", { class: "card-box", id: "upload-form", onsubmit: async (ev) => {
     ev.preventDefault();
     err.textContent = "";
@@ -59,7 +60,7 @@ function uploadPage(root) {
     } catch (e) {
       err.textContent = t("upload_failed", { msg: e.message });
     }
-  } }, h("h2", {}, t("upload_title")), h("p", {}, t("upload_help")), input, " ",
+  } }, h("h1", { class: "page-title" }, t("upload_title")), h("p", {}, t("upload_help")), inputLabel, input, " ",
   h("button", { type: "submit", class: "btn primary", id: "upload-submit" }, t("upload")), err);
   let cleanup = () => {};
   root.append(h("div", { class: "page narrow" }, form));
@@ -77,7 +78,7 @@ function viewer(root, data, opts) {
 
   const boardBox = h("div", { id: "board", class: "board-wrap" });
   const statusArea = h("div", { class: "status-area", id: "status-area" });
-  const controls = h("div", { class: "controls replay-controls", id: "replay-controls" });
+  const controls = h("div", { class: "controls replay-controls", id: "replay-controls", role: "group", "aria-label": t("replay_controls") });
   const side = h("aside", { class: "side", id: "side" });
   clear(root).append(h("div", { class: "game-page replay-page", id: "replay-page" },
     statusArea, h("div", { class: "board-col" }, boardBox), controls, side));
@@ -95,27 +96,31 @@ function viewer(root, data, opts) {
   function render() {
     const f = frames[i];
     const view = { ...f, legal: [], seat: null };
+    // the controls are drawn again: the focus stays on the one it was on (by id); a disabled one hands it to the slider
+    const active = document.activeElement;
+    const focusId = active && active.id && controls.contains(active) ? active.id : null;
     renderBoard(boardBox, view, { last: i > 0 ? squaresIn(actions[i - 1]) : [], names });
-    clear(statusArea).append(h("h2", { class: "replay-title" }, opts.title), P.statusPanel(view, { names, mySeat: null }));
+    clear(statusArea).append(h("h1", { class: "replay-title" }, opts.title), P.statusPanel(view, { names, mySeat: null }));
     const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: i, "aria-label": t("replay"),
       oninput: (ev) => go(Number(ev.target.value)) });
-    const btn = (id, label, fn, disabled, title) => h("button", { type: "button", class: "btn", id, "data-testid": id, disabled, title, onclick: fn }, label);
+    const btn = (id, label, fn, disabled, title) => h("button", { type: "button", class: "btn", id, "data-testid": id, disabled, title, "aria-label": title || null, onclick: fn },
+      title ? h("span", { "aria-hidden": "true" }, label) : label);
     clear(controls).append(
       h("div", { class: "buttons" },
         btn("replay-first", "|◀", () => go(0), i === 0, t("replay_start")),
-        btn("replay-prev", "◀", () => go(i - 1), i === 0),
+        btn("replay-prev", "◀", () => go(i - 1), i === 0, t("replay_prev")),
         btn("replay-play", timer ? t("replay_pause") : t("replay_play"), play, false),
-        btn("replay-next", "▶", () => go(i + 1), i === last),
+        btn("replay-next", "▶", () => go(i + 1), i === last, t("replay_next")),
         btn("replay-last", "▶|", () => go(last), i === last, t("replay_end")),
         h("span", { class: "frame-no", id: "replay-frame", "data-frame": i }, t("frame", { i, n: last }))),
       slider,
       h("div", { class: "buttons" }, scorings.map((k, n) => h("button", { type: "button", class: ["btn", "small", "replay-scoring", i === k ? "on" : null],
-        "data-frame": k, onclick: () => go(k) }, t("jump_scoring", { n: n + 1 }))),
+        "data-frame": k, "aria-pressed": i === k ? "true" : "false", onclick: () => go(k) }, t("jump_scoring", { n: n + 1 }))),
       h("span", { class: "spacer" }),
       h("a", { class: "btn small", id: "replay-download", href: opts.download.href, download: opts.download.name }, "⬇ ", t("download_record"))));
 
     const hist = actions.slice(0, i);
-    const entries = P.logEntries(hist, actors, names, null, scorings);
+    const entries = P.logEntries(hist, actors, names, "all", scorings);
     const parts = [];
     const at = scorings.indexOf(i);
     if (at >= 0 && f.scorings && f.scorings[at]) parts.push(P.scoringTable(f.scorings[at], names, f.master_card >= 0));
@@ -124,6 +129,10 @@ function viewer(root, data, opts) {
     if (f.hands) parts.push(P.allHandsPanel(f.hands, names));
     parts.push(P.masterPanel(view), P.supplyLine(view), P.logPanel(entries));
     clear(side).append(...parts.filter(Boolean));
+    if (focusId) {
+      const again = document.getElementById(focusId);
+      (again && !again.disabled ? again : document.getElementById("replay-slider")).focus({ preventScroll: true });
+    }
   }
 
   const onKey = (ev) => {
@@ -134,7 +143,7 @@ function viewer(root, data, opts) {
     else if (ev.key === "End") go(last);
   };
   document.addEventListener("keydown", onKey);
-  const offLang = onLangChange(render);
+  const offLang = onLangChange(() => { controls.setAttribute("aria-label", t("replay_controls")); render(); });
   render();
   return () => { if (timer) clearInterval(timer); document.removeEventListener("keydown", onKey); offLang(); };
 }
