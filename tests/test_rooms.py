@@ -20,10 +20,13 @@ from test_server import act, hello, join_all, new_game, receive
 FAST = Limits(burst=100_000, per_second=100_000)
 
 
-@pytest.fixture
-def app(tmp_path: Path) -> Any:
-    # Sweeps many times a second: what took an idle pause of 11 s happens within a fraction of one.
-    return create_app(f"sqlite:///{tmp_path / 'games.db'}", client_limits=FAST, sweep_seconds=0.01)
+@pytest.fixture(params=["at once", "in a thread"])
+def app(tmp_path: Path, request: pytest.FixtureRequest) -> Any:
+    # Sweeps many times a second: what took an idle pause of 11 s happens within a fraction of one. The store's
+    # calls run at once (SQLite) or in a thread (as for PostgreSQL, whose commits other paths may overtake).
+    app = create_app(f"sqlite:///{tmp_path / 'games.db'}", client_limits=FAST, sweep_seconds=0.01)
+    app.state.store.in_thread = request.param == "in a thread"
+    return app
 
 
 @pytest.fixture

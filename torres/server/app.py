@@ -82,7 +82,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
                 await room.catch_up(store, version)
 
     async def wake_waiting_bots(idle_seconds: float) -> None:
-        for game_id in await asyncio.to_thread(store.waiting_for_bots, idle_seconds=idle_seconds):
+        for game_id in await store.call(store.waiting_for_bots, idle_seconds=idle_seconds):
             async with rooms.hold(game_id) as room:
                 if room is not None:
                     driver.wake(room)
@@ -163,7 +163,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
         state = GameState(body.players, seed, rules)
         humans = [i for i, s in enumerate(body.seats) if s.kind == "human"]
         claim = humans if body.hotseat else humans[:1]
-        game_id, tokens, invites = await asyncio.to_thread(
+        game_id, tokens, invites = await store.call(
             store.create_game,
             rules=rules.to_text(), players=body.players, seed=seed, hotseat=body.hotseat, bot_speed=body.bot_speed,
             seats=[(s.kind, s.bot_level if s.kind == "bot" else None, s.display_name(i))
@@ -179,7 +179,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
     async def list_games(ids: str = Query("", max_length=2000)) -> dict[str, Any]:
         wanted = [i for i in ids.split(",") if i][:100]
         out = []
-        for stored, progress in await asyncio.to_thread(store.listed, wanted):
+        for stored, progress in await store.call(store.listed, wanted):
             room = rooms.loaded_room(stored.id)
             out.append(room.summary() if room is not None else
                        summary_json(stored, stored.seats, stored.version, stored.bot_speed, progress))
@@ -198,9 +198,9 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
         if not isinstance(invite, str) or not 1 <= len(invite) <= 200:
             raise HTTPException(400, "an invite code is a string")
         async with room_or_404(game_id) as room:
-            claimed = await asyncio.to_thread(store.claim, game_id, invite)
+            claimed = await store.call(store.claim, game_id, invite)
             if claimed is None:
-                if await asyncio.to_thread(store.invite_seat, game_id, invite) is not None:
+                if await store.call(store.invite_seat, game_id, invite) is not None:
                     raise HTTPException(409, "this seat has been taken already")
                 raise HTTPException(404, "this invite link is not valid for this game (it may have been used)")
             seat, token = claimed

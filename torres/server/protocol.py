@@ -255,7 +255,7 @@ async def _dispatch(text: str, connection: Connection, room: Room, store: Store,
         if connection.seat is None:
             connection.push(_error("no_seat", "spectators cannot change the bot speed"))
             return
-        await asyncio.to_thread(store.set_bot_speed, room.id, message.value)
+        await store.call(store.set_bot_speed, room.id, message.value)
         await room.seats_changed(store, made_here=True)
 
 

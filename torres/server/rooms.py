@@ -3,8 +3,8 @@
 A change (a player's action, an undo, a bot's action) is checked — token, turn, version — then the engine is asked,
 the result is **committed** to the database, and only then applied to the live state, acknowledged and broadcast,
 each connection getting its own seat's view. Per game, changes are serialised by a lock; across processes the
-database's version check decides. Database calls run in a thread, so a slow database stalls only its own game; while
-a commit is under way, everybody still reads the last committed state.
+database's version check decides. Calls to a database server run in a thread (:meth:`Store.call`), so a slow
+database stalls only its own game; while a commit is under way, everybody still reads the last committed state.
 
 A process holds at most one live copy of a game (:class:`Rooms`): every user of a room — an open socket from its
 accept on, an HTTP request, a bot's task, a catch-up — holds it, and only a room nobody holds is forgotten.
@@ -227,7 +227,7 @@ class Room:
             finally:
                 planned.undo()
             try:
-                new_version = await asyncio.to_thread(
+                new_version = await store.call(
                     store.commit, self.id, expected=self.version, actions=actions, seat=seat, client_id=client_id,
                     kind=kind, action=planned.text, progress=progress)
             except Conflict:
@@ -254,7 +254,7 @@ class Room:
         its commit produced; an id committed for some other change is a client's mistake and is refused."""
         if client_id is None:
             return None
-        found = await asyncio.to_thread(store.find_event, self.id, seat, client_id)
+        found = await store.call(store.find_event, self.id, seat, client_id)
         if found is None or version is None or found == version + 1:
             return found
         raise Rejected("duplicate_id", f"the id {client_id!r} was used for another change (version {found}): "
@@ -281,13 +281,13 @@ class Room:
     async def refresh(self, store: Store) -> None:
         """Catch up with whatever was committed that this room has not heard of (an announcement lost with a
         process or a Redis outage): a page that (re)connects always starts from the newest version."""
-        latest = await asyncio.to_thread(store.version_of, self.id)
+        latest = await store.call(store.version_of, self.id)
         if latest is not None and latest > self.version:
             await self.catch_up(store, latest)
 
     async def _catch_up(self, store: Store) -> None:
         """Apply the events past this room's version (the caller holds the lock)."""
-        events = await asyncio.to_thread(store.events_after, self.id, self.version)
+        events = await store.call(store.events_after, self.id, self.version)
         if not events:
             return
         if events[0][0] != self.version + 1:
@@ -329,7 +329,7 @@ class Room:
 
     async def seats_changed(self, store: Store, made_here: bool) -> None:
         """Read the seats and settings back from the store (a claim, the bot speed) and tell every page."""
-        stored = await asyncio.to_thread(store.load, self.id)
+        stored = await store.call(store.load, self.id)
         if stored is None:
             return
         self.stored, self.seats, self.bot_speed = stored, stored.seats, stored.bot_speed
@@ -348,7 +348,7 @@ class Room:
             return None
         if not (0 <= seat < len(self.seats)) or self.seats[seat].is_bot:
             raise Rejected("bad_token", f"there is no human seat {seat} in this game")
-        if not secret_matches(token, await asyncio.to_thread(store.seat_token_hash, self.id, seat)):
+        if not secret_matches(token, await store.call(store.seat_token_hash, self.id, seat)):
             raise Rejected("bad_token", "this browser holds no valid token for that seat")
         return seat
 
