@@ -96,6 +96,9 @@ class MemoryStore:
     def commit(self, game_id: str, *, expected: int, **_: Any) -> int:
         return expected + 1
 
+    async def call(self, method: Any, /, *args: Any, **kwargs: Any) -> Any:
+        return method(*args, **kwargs)
+
 
 async def _nothing(_: str) -> None:
     return None
