@@ -167,7 +167,10 @@ export function wireSquares(root, model, memory, opts, hadFocus) {
     to.focus();
   });
   if (opts.onSquare) root.addEventListener("click", (ev) => { if (at(ev)) opts.onSquare(at(ev).getAttribute("data-square"), ev); });
-  if (cells.has(hadFocus)) cells.get(hadFocus).focus({ preventScroll: true });
+  // Focused once the whole page is redrawn (a microtask): focusing now would lay the page out in the middle of the
+  // redraw, and again after it (about 10 ms of a 20 ms update).
+  const refocus = cells.get(hadFocus);
+  if (refocus) queueMicrotask(() => { if (refocus.isConnected) refocus.focus({ preventScroll: true }); });
 }
 
 // ---- motion
