@@ -17,7 +17,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel
 
 from ..engine.cards import CARD_TEXT
 from ..engine.master import MASTER_TEXT
@@ -26,7 +25,7 @@ from ..engine.state import GameState
 from ..records import RecordError, record_of
 from .bots import SPEEDS, BotDriver, BotPool, start_worker
 from .bus import make_bus
-from .inputs import BodyLimit, StrictJSONRoute, validation_problem
+from .inputs import BodyLimit, StrictJSONRoute, answers, validation_problem
 from .protocol import CLIENT_LIMITS, LEVELS, Limits, NewGame, handle_socket
 from .replays import replay_of_record, replay_of_state
 from .rooms import Room, Rooms, dumps, progress_of, summary_json
@@ -253,17 +252,6 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
                 pass
 
     return app
-
-
-class Problem(BaseModel):
-    """Why a request was refused."""
-
-    detail: str
-
-
-def answers(*codes: int) -> dict[int | str, dict[str, Any]]:
-    """The refusals a route may give, for the OpenAPI schema (clients and schemathesis read it)."""
-    return {code: {"model": Problem} for code in codes}
 
 
 def replay_text_of_record(body: Any) -> tuple[bool, str]:

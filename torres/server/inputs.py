@@ -16,6 +16,7 @@ from fastapi import Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
+from pydantic import BaseModel
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: The largest request body the server reads (a game record of the longest game is far smaller).
@@ -128,3 +129,14 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
 
 async def _nothing() -> Message:
     return {"type": "http.disconnect"}
+
+
+class Problem(BaseModel):
+    """Why a request was refused."""
+
+    detail: str
+
+
+def answers(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The refusals a route may give, for the OpenAPI schema (clients and schemathesis read it)."""
+    return {code: {"model": Problem} for code in codes}

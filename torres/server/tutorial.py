@@ -14,19 +14,13 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from ..engine.state import GameState, Stage
 from ..tutorial import BY_ID, LEARNER, LESSONS, MAX_ACTION_CHARS, MAX_ACTIONS, AttemptError, Lesson, attempt
-from .inputs import StrictJSONRoute
+from .inputs import StrictJSONRoute, answers
 from .views import seat_view_json
 
 router = APIRouter(route_class=StrictJSONRoute)
 
 #: A lesson id in a path: short, and looked up in the lessons (404 for any other).
 LessonId = Annotated[str, Path(max_length=40, description="a lesson id from GET /api/tutorial")]
-
-
-class Problem(BaseModel):
-    """Why a request was refused."""
-
-    detail: str
 
 
 class Try(BaseModel):
@@ -63,7 +57,7 @@ async def lessons() -> dict[str, Any]:
     return {"lessons": [{"id": lesson.id, "title": lesson.title} for lesson in LESSONS]}
 
 
-@router.get("/api/tutorial/{lesson_id}", responses={404: {"model": Problem}})
+@router.get("/api/tutorial/{lesson_id}", responses=answers(404))
 async def lesson(lesson_id: LessonId) -> dict[str, Any]:
     """A lesson: its texts, what the page offers, and the position as the learner's view."""
     found = lesson_or_404(lesson_id)
@@ -76,7 +70,7 @@ async def lesson(lesson_id: LessonId) -> dict[str, Any]:
     }
 
 
-@router.post("/api/tutorial/{lesson_id}/try", responses={400: {"model": Problem}, 404: {"model": Problem}})
+@router.post("/api/tutorial/{lesson_id}/try", responses=answers(400, 404))
 async def try_actions(lesson_id: LessonId, body: Try) -> dict[str, Any]:
     """Replay the attempt's actions on the lesson's position: the new view, the last action's outcome (``goal``,
     ``step`` or ``wrong``) and why, in both languages."""
