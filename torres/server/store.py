@@ -18,7 +18,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Iterable, TypeVar
 
 from sqlalchemy import (
-    JSON, BigInteger, Boolean, DateTime, ForeignKey, Index, Integer, String, Text, bindparam, create_engine, event,
+    JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, bindparam, create_engine, event,
     insert, select, update,
 )
 from sqlalchemy.engine import Engine
@@ -74,6 +74,15 @@ class GameRow(Base):
     winners: Mapped[list[int]] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Games between strangers (docs/server.md, "Lobby", "Ratings", "Clocks"): whether the result moves ratings;
+    # the time control ("live:<seconds>+<increment>" or "days:<n>", None: no clock); each seat's time left in
+    # milliseconds at the start of the current turn (live clocks); when the seat to act runs out of time (None: no
+    # clock running, e.g. a bot or nobody to act); the game its players' rematch started.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    clock: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    clock_left: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True, index=True)
+    rematch: Mapped[str | None] = mapped_column(String(16), nullable=True)
 
 
 class SeatRow(Base):
@@ -87,6 +96,104 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     bot_seed: Mapped[int] = mapped_column(BigInteger, default=0)
+    # The account sitting here (None: a guest holding a token, or a bot); a deleted account leaves None behind.
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True,
+                                                   index=True)
+    # Why a bot plays this seat for a person who sat here: "timeout" or "resigned" (None: they still play).
+    out: Mapped[str | None] = mapped_column(String(12), nullable=True)
+
+
+class AccountRow(Base):
+    """A player's identity across devices (docs/server.md, "Accounts")."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    username: Mapped[str] = mapped_column(String(24))  # as typed at sign-up
+    username_key: Mapped[str] = mapped_column(String(24), unique=True)  # lower case: names differ by more than case
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)  # argon2id; None once deleted
+    deleted: Mapped[bool] = mapped_column(Boolean, default=False)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SessionRow(Base):
+    """A logged-in browser: the cookie holds the session id, the database only its hash."""
+
+    __tablename__ = "sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    csrf: Mapped[str] = mapped_column(String(64))  # sent back in a header with every cookie-authenticated change
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LoginFailureRow(Base):
+    """Failed log-ins per account and per address in the current window, shared by every server process."""
+
+    __tablename__ = "login_failures"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)  # "account:<key>" or "address:<ip>"
+    count: Mapped[int] = mapped_column(Integer, default=0)
+    since: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class PresenceRow(Base):
+    """When an account's page last told the server it is open (who is online, across processes)."""
+
+    __tablename__ = "presence"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class SeekRow(Base):
+    """An open game in the lobby, waiting for players."""
+
+    __tablename__ = "seeks"
+
+    id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    creator_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    players: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[str] = mapped_column(Text)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    clock: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    bots: Mapped[str | None] = mapped_column(String(16), nullable=True)  # level of bots filling empty seats
+    note: Mapped[str] = mapped_column(String(80), default="")
+    status: Mapped[str] = mapped_column(String(12), index=True)  # "open", "started", "cancelled"
+    game_id: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeekPlayerRow(Base):
+    __tablename__ = "seek_players"
+
+    seek_id: Mapped[str] = mapped_column(ForeignKey("seeks.id", ondelete="CASCADE"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    joined: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """An account's openskill rating for games of ``players`` players."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatedGameRow(Base):
+    """A finished rated game whose result has moved the ratings: its primary key makes that happen once."""
+
+    __tablename__ = "rated_games"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    changes: Mapped[list[dict[str, Any]]] = mapped_column(JSON)  # per seat: account, rank, rating before, after
+    applied: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class EventRow(Base):
