@@ -32,6 +32,8 @@ from .rooms import Room, Rooms, dumps, progress_of, summary_json
 from .rules_text import rules_html
 from .store import Store
 from .tutorial import router as tutorial_router
+from . import accounts, clocks, lobby, ratings
+from .services import Services
 
 log = logging.getLogger("torres.server")
 
@@ -55,6 +57,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
     pool = BotPool(bot_workers)
     bus = make_bus(redis)
     driver = BotDriver(rooms, pool, bus)
+    services = Services(store, rooms, pool, driver, bus)
     replays: dict[str, str] = {}  # finished games' replays, written out
     # Uploaded records are replayed in a process of their own: in a thread, the replay would still take the
     # interpreter from the event loop for milliseconds at a time (bench/upload_stall.py, docs/server.md).
@@ -65,6 +68,8 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
         driver.wake(room)
         if made_here:
             bus.announce(room.id, room.version)
+        for hook in services.after_change:
+            hook(room, made_here)
 
     rooms.on_change = changed
     rooms.on_seats = lambda room: bus.announce_seats(room.id)
@@ -101,9 +106,13 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
         store.create_schema()
         await bus.start(announced)
         await wake_waiting_bots(0.0)  # bots whose turn it was when the server stopped play on
-        sweeper = asyncio.create_task(sweep(), name="sweep")
+        for start in services.at_start:
+            await start()
+        tasks = [asyncio.create_task(sweep(), name="sweep")]
+        tasks += [asyncio.create_task(loop.forever(), name=loop.name) for loop in services.loops]
         yield
-        sweeper.cancel()
+        for task in tasks:
+            task.cancel()
         await driver.close()
         await bus.close()
         pool.close()
@@ -117,6 +126,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
     app.add_middleware(GZipMiddleware, minimum_size=2048)
     app.add_middleware(BodyLimit)
     app.state.store, app.state.rooms, app.state.driver = store, rooms, driver
+    app.state.services = services
 
     @asynccontextmanager
     async def room_or_404(game_id: str) -> AsyncIterator[Room]:
@@ -235,6 +245,9 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
         return Response(text, media_type="application/json")
 
     app.include_router(tutorial_router)
+    # --- strangers: accounts, the lobby, ratings, clocks (docs/server.md) ------------------------------------
+    for part in (accounts, lobby, ratings, clocks):
+        part.install(app, services)
 
     # --- the websocket ---------------------------------------------------------------------------------------
     @app.websocket("/ws/{game_id}")

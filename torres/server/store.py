@@ -253,6 +253,11 @@ class Seat:
     name: str
     claimed: bool
     bot_seed: int
+    account_id: int | None = None
+    #: The account's username (public), ``None`` for a guest or a bot.
+    account: str | None = None
+    #: "timeout" or "resigned": a bot plays on for the person who sat here.
+    out: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -272,6 +277,11 @@ class StoredGame:
     seats: tuple[Seat, ...]
     created: datetime
     updated: datetime
+    rated: bool = False
+    clock: str | None = None
+    clock_left: tuple[int, ...] | None = None
+    deadline: datetime | None = None
+    rematch: str | None = None
 
 
 @dataclass(frozen=True)
@@ -362,10 +372,14 @@ class Store:
     # --- games -----------------------------------------------------------------------------------------------
     def create_game(self, *, rules: str, players: int, seed: int, hotseat: bool, bot_speed: str,
                     seats: Iterable[tuple[str, str | None, str]], claim: Iterable[int],
-                    progress: Progress) -> tuple[str, dict[int, str], dict[int, str]]:
+                    progress: Progress, accounts: dict[int, int] | None = None, rated: bool = False,
+                    clock: str | None = None, clock_left: list[int] | None = None,
+                    deadline: datetime | None = None) -> tuple[str, dict[int, str], dict[int, str]]:
         """A new game; returns its id, the tokens of the seats in ``claim`` and invite codes for the other human
-        seats. Secrets are returned once and stored only as hashes."""
+        seats. Secrets are returned once and stored only as hashes. ``accounts`` maps seats to the accounts that
+        sit there (a seat with an account needs neither token nor invite: the account's session opens it)."""
         claim = set(claim)
+        accounts = accounts or {}
         game_id = secrets.token_urlsafe(9)
         stamp = now()
         tokens: dict[int, str] = {}
@@ -373,11 +387,12 @@ class Store:
         with self.sessions.begin() as session:
             session.add(GameRow(id=game_id, rules=rules, players=players, seed=seed, actions=[], version=0,
                                 hotseat=hotseat, bot_speed=bot_speed, created=stamp, updated=stamp,
+                                rated=rated, clock=clock, clock_left=clock_left, deadline=deadline,
                                 **_progress_columns(progress)))
             session.flush()
             for index, (kind, level, name) in enumerate(seats):
                 token_hash = invite_hash = None
-                if kind == "human":
+                if kind == "human" and index not in accounts:
                     if index in claim:
                         tokens[index] = new_secret()
                         token_hash = secret_hash(tokens[index])
@@ -386,7 +401,7 @@ class Store:
                         invite_hash = secret_hash(invites[index])
                 session.add(SeatRow(game_id=game_id, seat=index, kind=kind, level=level, name=name,
                                     token_hash=token_hash, invite_hash=invite_hash,
-                                    bot_seed=secrets.randbelow(2**31)))
+                                    bot_seed=secrets.randbelow(2**31), account_id=accounts.get(index)))
         return game_id, tokens, invites
 
     def load(self, game_id: str) -> StoredGame | None:
@@ -395,7 +410,7 @@ class Store:
             if row is None:
                 return None
             seats = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
-            return _stored(row, seats)
+            return _stored(row, seats, _usernames(session, seats))
 
     def version_of(self, game_id: str) -> int | None:
         """The game's committed version (``None``: no such game)."""
@@ -411,7 +426,8 @@ class Store:
             by_game: dict[str, list[SeatRow]] = {}
             for s in seats:
                 by_game.setdefault(s.game_id, []).append(s)
-            return [(_stored(r, by_game.get(r.id, [])), _progress(r)) for r in rows]
+            names = _usernames(session, seats)
+            return [(_stored(r, by_game.get(r.id, []), names), _progress(r)) for r in rows]
 
     def unfinished_ids(self) -> list[str]:
         with self.sessions() as session:
@@ -520,10 +536,23 @@ def _progress(row: GameRow) -> Progress:
                     scores=list(row.scores), winners=list(row.winners))
 
 
-def _stored(row: GameRow, seats: Iterable[SeatRow]) -> StoredGame:
+def _usernames(session: Any, seats: Iterable[SeatRow]) -> dict[int, str]:
+    """The usernames of the accounts sitting in ``seats``."""
+    ids = {s.account_id for s in seats if s.account_id is not None}
+    if not ids:
+        return {}
+    return dict(session.execute(select(AccountRow.id, AccountRow.username).where(AccountRow.id.in_(ids))).tuples())
+
+
+def _stored(row: GameRow, seats: Iterable[SeatRow], usernames: dict[int, str] | None = None) -> StoredGame:
+    usernames = usernames or {}
     return StoredGame(
         id=row.id, rules=row.rules, players=row.players, seed=row.seed, actions=tuple(row.actions),
         version=row.version, hotseat=row.hotseat, bot_speed=row.bot_speed,
-        seats=tuple(Seat(s.seat, s.kind, s.level, s.name, s.token_hash is not None, s.bot_seed) for s in seats),
-        created=row.created, updated=row.updated)
+        seats=tuple(Seat(s.seat, s.kind, s.level, s.name, s.token_hash is not None or s.account_id is not None,
+                         s.bot_seed, s.account_id, usernames.get(s.account_id) if s.account_id else None, s.out)
+                    for s in seats),
+        created=row.created, updated=row.updated, rated=row.rated, clock=row.clock,
+        clock_left=tuple(row.clock_left) if row.clock_left is not None else None, deadline=row.deadline,
+        rematch=row.rematch)
 
