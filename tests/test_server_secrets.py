@@ -360,7 +360,7 @@ class Game:
             await room.undo(store, seat, f"u{room.version}", room.version)  # type: ignore[arg-type]
         else:
             await room.act(store, seat, f"a{room.version}", room.version,  # type: ignore[arg-type]
-                           format_action(action))
+                           format_action(action), by_bot=room.seat_is_bot(seat))  # a bot's seat is the bot's
         if watch:
             sent = {c.seat: drain(c) for c in room.connections}
             self.checker.check_broadcast(sent, action, seat, TWINS if watch > 1 else KEEP_TWINS)

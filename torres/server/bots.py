@@ -244,7 +244,7 @@ class BotDriver:
                 if room.version != version:  # someone undid or another process acted meanwhile: think again
                     continue
                 try:
-                    await room.act(self.rooms.store, seat, None, version, str(_action(action)))
+                    await room.act(self.rooms.store, seat, None, version, str(_action(action)), by_bot=True)
                 except Rejected as exc:
                     if exc.code != "stale":
                         log.error("bot action refused in game %s: %s", room.id, exc.message)
@@ -254,9 +254,10 @@ class BotDriver:
                 await self.bus.unlock_bot(room.id)
 
     async def close(self) -> None:
-        for task in self._tasks.values():
+        tasks = list(self._tasks.values())  # (a finished task leaves the table, see _forget)
+        for task in tasks:
             task.cancel()
-        for task in self._tasks.values():
+        for task in tasks:
             try:
                 await task
             except (asyncio.CancelledError, Exception):

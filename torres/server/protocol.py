@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
@@ -14,6 +14,9 @@ from ..engine.rules import EDITIONS, CardMode, Rules
 from .inputs import loads
 from .rooms import Connection, Rejected, Room, dumps
 from .store import Store
+
+if TYPE_CHECKING:
+    from .accounts import Account
 
 log = logging.getLogger("torres.server")
 
@@ -129,7 +132,15 @@ class Ping(BaseModel):
     type: Literal["ping"]
 
 
-ClientMessage = TypeAdapter(Annotated[Union[Hello, Act, Undo, HintRequest, Speed, Ping], Field(discriminator="type")])
+class Resign(BaseModel):
+    """The player gives up their seat to a bot for good (docs/server.md, "Clocks")."""
+
+    type: Literal["resign"]
+    id: ClientId
+
+
+ClientMessage = TypeAdapter(Annotated[Union[Hello, Act, Undo, HintRequest, Speed, Ping, Resign],
+                                      Field(discriminator="type")])
 
 
 def _error(code: str, message: str) -> str:
@@ -161,8 +172,9 @@ class _Bucket:
 
 
 async def handle_socket(websocket: WebSocket, room: Room, store: Store, pool: Any,
-                        limits: Limits = CLIENT_LIMITS) -> None:
-    """Serve one page until it goes away."""
+                        limits: Limits = CLIENT_LIMITS, account: Account | None = None) -> None:
+    """Serve one page until it goes away; ``account``: the account its session cookie names (it opens the
+    account's seats without a token)."""
     connection = Connection(websocket.send_text)
     pump = asyncio.create_task(connection.pump())
     bucket = _Bucket(limits)
@@ -184,7 +196,7 @@ async def handle_socket(websocket: WebSocket, room: Room, store: Store, pool: An
                 connection.push(_error("too_many", "too many messages: slow down"))
                 cut_off = True
                 break
-            await _dispatch(text, connection, room, store, pool)
+            await _dispatch(text, connection, room, store, pool, account)
     except WebSocketDisconnect:
         pass
     finally:
@@ -211,7 +223,8 @@ async def _receive_text(websocket: WebSocket) -> str | None:
 
 
 
-async def _dispatch(text: str, connection: Connection, room: Room, store: Store, pool: Any) -> None:
+async def _dispatch(text: str, connection: Connection, room: Room, store: Store, pool: Any,
+                    account: Account | None = None) -> None:
     try:
         message = ClientMessage.validate_python(loads(text))
     except (ValueError, ValidationError) as exc:
@@ -227,7 +240,7 @@ async def _dispatch(text: str, connection: Connection, room: Room, store: Store,
         connection.push(dumps({"type": "pong"}))
     elif isinstance(message, Hello):
         try:
-            seat = await room.authenticate(store, message.seat, message.token)
+            seat = await room.authenticate(store, message.seat, message.token, account.id if account else None)
         except Rejected as exc:
             connection.push(_error(exc.code, exc.message))
             seat = None
@@ -249,6 +262,14 @@ async def _dispatch(text: str, connection: Connection, room: Room, store: Store,
         except Rejected as exc:
             connection.push(dumps({"type": "rejected", "id": message.id, "code": exc.code, "message": exc.message,
                                    "version": room.version}))
+    elif isinstance(message, Resign):
+        try:
+            await room.resign(store, connection.seat)
+        except Rejected as exc:
+            connection.push(dumps({"type": "rejected", "id": message.id, "code": exc.code, "message": exc.message,
+                                   "version": room.version}))
+        else:
+            connection.push(dumps({"type": "ack", "id": message.id, "version": room.version}))
     elif isinstance(message, HintRequest):
         await _hint(message, connection, room, pool)
     elif isinstance(message, Speed):

@@ -13,14 +13,17 @@ accept on, an HTTP request, a bot's task, a catch-up — holds it, and only a ro
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, AsyncIterator, Awaitable, Callable
 
 from ..engine.rules import Rules
 from ..engine.state import GameState, IllegalActionError
+from . import clocks
 from .store import Conflict, Progress, Seat, Store, StoredGame, secret_matches
 from .views import event_json, json_text, seat_view_json
 
@@ -175,10 +178,11 @@ class Room:
         return seat
 
     async def act(self, store: Store, seat: int | None, client_id: str | None, version: int | None,
-                  text: str, sender: Connection | None = None) -> tuple[int, bool]:
+                  text: str, sender: Connection | None = None, by_bot: bool = False) -> tuple[int, bool]:
         """Apply ``text`` for ``seat``; returns the version it produced and whether it was new (``False``: the
         same client id was committed before and is only acknowledged again). ``sender`` gets its ack before the
-        broadcast."""
+        broadcast. ``by_bot``: the server's bot acts (a person may not act for a bot's seat, nor a bot for a
+        person's)."""
 
         def change() -> _Change:
             try:
@@ -189,7 +193,7 @@ class Room:
             action_id = action.id
             return _Change(str(action), do=lambda: self.state.push(action_id, check=False), undo=self.state.pop)
 
-        return await self._change(store, seat, client_id, version, sender, "act", change)
+        return await self._change(store, seat, client_id, version, sender, "act", change, by_bot)
 
     async def undo(self, store: Store, seat: int | None, client_id: str | None, version: int | None,
                    sender: Connection | None = None) -> tuple[int, bool]:
@@ -205,7 +209,8 @@ class Room:
         return await self._change(store, seat, client_id, version, sender, "undo", change)
 
     async def _change(self, store: Store, seat: int | None, client_id: str | None, version: int | None,
-                      sender: Connection | None, kind: str, change: Callable[[], "_Change"]) -> tuple[int, bool]:
+                      sender: Connection | None, kind: str, change: Callable[[], "_Change"],
+                      by_bot: bool = False) -> tuple[int, bool]:
         """The one path of every change: seat, re-sent id, turn and version checked; the engine asked
         (``change`` says what to do and how to take it back); committed; applied; acknowledged; then broadcast.
 
@@ -220,30 +225,43 @@ class Room:
                     _ack(sender, client_id, earlier)
                     return earlier, False
             self._check_turn(seat, version)
+            at = clocks.now()
+            self._check_seat_and_clock(seat, by_bot, at)
             planned = change()
             planned.do()
             try:
                 actions, progress = self.state.actions_text(), progress_of(self.state)
+                clock = self._clock_after(seat, at)
             finally:
                 planned.undo()
             try:
                 new_version = await store.call(
                     store.commit, self.id, expected=self.version, actions=actions, seat=seat, client_id=client_id,
-                    kind=kind, action=planned.text, progress=progress)
+                    kind=kind, action=planned.text, progress=progress, by_bot=by_bot, clock=clock)
             except Conflict:
                 # Another process moved the game on, or this id was committed already (a re-send that crossed a
-                # failover, or an id used twice): look at what is committed before answering.
+                # failover, or an id used twice), or the seat went to a bot or ran out of time: look at what is
+                # committed before answering.
+                before = self.version
                 await self._catch_up(store)
                 earlier = await self._earlier_commit(store, seat, client_id, version)
                 if earlier is not None:
                     _ack(sender, client_id, earlier)
                     return earlier, False
+                if self.version == before:  # nothing new was committed: the seat or the clock refused it
+                    await self._reload(store)
+                    self._check_seat_and_clock(seat, by_bot, at)
                 raise Rejected("stale", f"the game has moved on to version {self.version} (another change came "
                                         "first): look again") from None
             planned.do()
             self.version = new_version
+            settled = clock is not None and clock[1] != self.stored.deadline
+            if clock is not None:
+                self.stored = dataclasses.replace(self.stored, clock_left=tuple(clock[0]), deadline=clock[1])
             _ack(sender, client_id, new_version)
             self._broadcast_update(seat, undo=kind == "undo")
+            if settled:  # the seat to act changed: pages count down the new deadline (the summary's clock)
+                self.broadcast_summary()
         self.on_change(self, True)
         return new_version, True
 
@@ -259,6 +277,57 @@ class Room:
             return found
         raise Rejected("duplicate_id", f"the id {client_id!r} was used for another change (version {found}): "
                                        "send every change with a new id")
+
+    def _check_seat_and_clock(self, seat: int, by_bot: bool, at: datetime) -> None:
+        """A bot's seat is played by the bot only (its person resigned or ran out of time), a person's by the
+        person only; and nobody acts after the deadline (the seat is about to go to a bot)."""
+        info = self.seats[seat]
+        if info.is_bot and not by_bot:
+            reason = {"timeout": "ran out of time", "resigned": "resigned"}.get(info.out or "", "is a bot's")
+            raise Rejected("out", f"a bot plays this seat now (its player {reason}): it cannot be taken back")
+        if by_bot and not info.is_bot:
+            raise Rejected("not_your_turn", "a person plays this seat now")
+        deadline = clocks.aware(self.stored.deadline)
+        if not by_bot and deadline is not None and at >= deadline:
+            raise Rejected("time_up", "your time has run out: a bot takes over your seat")
+
+    def _clock_after(self, seat: int, at: datetime) -> tuple[list[int], datetime | None, datetime] | None:
+        """The clock to commit with a change (the state shows the change made): ``None`` for a game without one."""
+        stored = self.stored
+        if stored.clock is None or stored.clock_left is None:
+            return None
+        state = self.state
+        after = None if state.is_over() or self.seats[state.current].is_bot else state.current
+        left, deadline = clocks.turn_change(stored.clock, list(stored.clock_left), stored.deadline, seat, after, at)
+        return left, deadline, at
+
+    async def _reload(self, store: Store) -> None:
+        """Read the seats, settings and clock back from the store (the caller holds the lock)."""
+        stored = await store.call(store.load, self.id)
+        if stored is None:
+            return
+        self.stored, self.seats, self.bot_speed = stored, stored.seats, stored.bot_speed
+        # A connection whose seat went to a bot watches from now on: it can no longer act for the seat.
+        for conn in list(self.connections):
+            if conn.seat is not None and self.seats[conn.seat].is_bot:
+                conn.seat = None
+                conn.push(self.view_message("welcome", None, seat=None, game=self.summary()))
+
+    async def resign(self, store: Store, seat: int | None) -> None:
+        """The player of ``seat`` gives up: a bot plays the seat to the end (seats.out = "resigned") and they can
+        never take it back; in a rated game they rank last (docs/server.md, "Ratings")."""
+        seat = self.check_seat(seat)
+        async with self.lock:
+            if self.state.is_over():
+                raise Rejected("over", "the game is over")
+            if self.seats[seat].is_bot:
+                raise Rejected("out", "a bot plays this seat already")
+            if not await store.call(store.resign, self.id, seat, clocks.now()):
+                await self._reload(store)
+                raise Rejected("out", "this seat is no longer yours to give up (or the game is over)")
+            await self._reload(store)
+        self.broadcast_summary()
+        self.on_seats(self)
 
     def _check_turn(self, seat: int, version: int | None) -> None:
         if self.state.is_over():
@@ -293,6 +362,11 @@ class Room:
         if events[0][0] != self.version + 1:
             await self._replace(store)
             return
+        settled = False
+        if self.stored.clock is not None:  # the clock those events left behind
+            left, deadline = await store.call(store.clock_state, self.id)
+            settled = deadline != self.stored.deadline
+            self.stored = dataclasses.replace(self.stored, clock_left=left, deadline=deadline)
         for version, seat, kind, action in events:
             if kind == "undo":
                 self.state.pop()
@@ -300,6 +374,8 @@ class Room:
                 self.state.push(action)
             self.version = version
             self._broadcast_update(seat, undo=kind == "undo")
+        if settled:
+            self.broadcast_summary()
 
     async def _replace(self, store: Store) -> None:
         """Read the whole game back (when the events do not join up with this room's version)."""
@@ -328,11 +404,11 @@ class Room:
             conn.push(self.view_message("welcome", conn.seat, seat=conn.seat, game=game))
 
     async def seats_changed(self, store: Store, made_here: bool) -> None:
-        """Read the seats and settings back from the store (a claim, the bot speed) and tell every page."""
-        stored = await store.call(store.load, self.id)
-        if stored is None:
-            return
-        self.stored, self.seats, self.bot_speed = stored, stored.seats, stored.bot_speed
+        """Read the seats and settings back from the store (a claim, the bot speed, a seat gone to a bot, rating
+        changes) and tell every page. Under the lock: a commit under way must not be overtaken by an older read
+        of the clock."""
+        async with self.lock:
+            await self._reload(store)
         self.broadcast_summary()
         if made_here:
             self.on_seats(self)
@@ -342,15 +418,24 @@ class Room:
         for conn in list(self.connections):
             conn.push(message)
 
-    async def authenticate(self, store: Store, seat: int | None, token: str | None) -> int | None:
-        """The seat a connection may speak for: ``seat`` if ``token`` is its token, else :class:`Rejected`."""
+    async def authenticate(self, store: Store, seat: int | None, token: str | None,
+                           account_id: int | None = None) -> int | None:
+        """The seat a connection may speak for: ``seat`` if ``token`` is its token or the connection's account
+        (``account_id``, from its session cookie) sits there, else :class:`Rejected`. Who sits there is read from
+        the store, not this room's seats: a seat attached, or an account deleted, in another process counts at
+        once."""
         if seat is None:
             return None
         if not (0 <= seat < len(self.seats)) or self.seats[seat].is_bot:
             raise Rejected("bad_token", f"there is no human seat {seat} in this game")
-        if not secret_matches(token, await store.call(store.seat_token_hash, self.id, seat)):
-            raise Rejected("bad_token", "this browser holds no valid token for that seat")
-        return seat
+        if token is not None and secret_matches(token, await store.call(store.seat_token_hash, self.id, seat)):
+            return seat
+        if account_id is not None:
+            stored = await store.call(store.load, self.id)
+            if stored is not None and seat < len(stored.seats) and stored.seats[seat].account_id == account_id:
+                return seat
+            raise Rejected("bad_token", "your account does not sit in that seat")
+        raise Rejected("bad_token", "this browser holds no valid token for that seat")
 
 
 def summary_json(stored: StoredGame, seats: tuple[Seat, ...], version: int, bot_speed: str, progress: Progress,
@@ -374,11 +459,22 @@ def summary_json(stored: StoredGame, seats: tuple[Seat, ...], version: int, bot_
         "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name, "claimed": s.claimed,
                    "account": s.account, "out": s.out, "online": bool(online and online[s.seat])} for s in seats],
         "rated": stored.rated,
+        "clock": clocks.clock_json(stored.clock, stored.clock_left, stored.deadline),
+        "rating_changes": _rating_changes(stored, seats),
         "hotseat": stored.hotseat,
         "bot_speed": bot_speed,
         "created": stored.created.isoformat(timespec="seconds"),
         "updated": stored.updated.isoformat(timespec="seconds"),
     }
+
+
+def _rating_changes(stored: StoredGame, seats: tuple[Seat, ...]) -> list[dict[str, Any]] | None:
+    """A rated game's rating changes once applied; the account is named as it is now (a deleted account's
+    anonymised name, never the one it had)."""
+    if not stored.rated or not stored.rating_changes:
+        return None
+    return [{"seat": c["seat"], "account": seats[c["seat"]].account if c["seat"] < len(seats) else None,
+             "before": c["before"], "after": c["after"]} for c in stored.rating_changes]
 
 
 class Rooms:

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, TypeVar
 
 from sqlalchemy import (
     JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, bindparam, create_engine, event,
-    insert, select, update,
+    exists, insert, or_, select, update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -27,6 +27,8 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 #: Random bytes in a seat token and an invite code (256 bits: far beyond guessing).
 TOKEN_BYTES = 32
+#: The bot that plays on for a person who ran out of time or resigned (docs/server.md, "Clocks").
+TAKEOVER_LEVEL = "strong"
 
 
 def now() -> datetime:
@@ -213,12 +215,21 @@ class EventRow(Base):
 #: The two statements of every commit (:meth:`Store.commit`), built once with bound parameters and compiled once
 #: per store (:class:`_Compiled`): built per call, their ``.values()`` coercions, cache key and compiled-cache look-up
 #: cost several times what SQLite itself does (docs/server.md, "Load").
-_GAMES, _EVENTS = Base.metadata.tables["games"], Base.metadata.tables["events"]
+_GAMES, _EVENTS, _SEATS = (Base.metadata.tables[name] for name in ("games", "events", "seats"))
 _PROGRESS = ("finished", "stage", "current", "phase", "round", "scores", "winners")
+# The seat is still played by whoever acts for it: a person's action for a seat that has gone to a bot (it timed
+# out or resigned, possibly in another process) is refused by the database, not only by a room that may not have
+# heard of it yet (docs/server.md, "Clocks").
 _ADVANCE = (update(_GAMES)
-            .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("expected"))
+            .where(_GAMES.c.id == bindparam("game_id"), _GAMES.c.version == bindparam("expected"),
+                   exists().where(_SEATS.c.game_id == bindparam("game_id"), _SEATS.c.seat == bindparam("seat"),
+                                  _SEATS.c.kind == bindparam("seat_kind")))
             .values(actions=bindparam("actions"), version=bindparam("version"), updated=bindparam("updated"),
                     **{name: bindparam(name) for name in _PROGRESS}))
+# A game with a clock also stores the clock after the change, and refuses a change after its deadline (the sweeper
+# may not have handed the seat to a bot yet).
+_ADVANCE_CLOCK = (_ADVANCE.where(or_(_GAMES.c.deadline.is_(None), _GAMES.c.deadline > bindparam("clock_now")))
+                  .values(clock_left=bindparam("clock_left"), deadline=bindparam("deadline")))
 _RECORD = insert(_EVENTS).values({name: bindparam(name) for name in (
     "game_id", "version", "seat", "client_id", "kind", "action", "created")})
 
@@ -282,6 +293,9 @@ class StoredGame:
     clock_left: tuple[int, ...] | None = None
     deadline: datetime | None = None
     rematch: str | None = None
+    #: A rated game's rating changes once applied (:mod:`torres.server.ratings`): per seat its account id,
+    #: rank and displayed rating before and after (empty: the game was found not to count).
+    rating_changes: tuple[dict[str, Any], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -341,7 +355,7 @@ class Store:
         # the driver's unique-violation error, raised by the commit's statements (run on its cursor)
         self._integrity_errors: tuple[type[Exception], ...] = (
             IntegrityError, self.engine.dialect.loaded_dbapi.IntegrityError)
-        self._commit_statements: tuple[_Compiled, _Compiled] | None = None  # compiled on the first commit
+        self._commit_statements: tuple[_Compiled, _Compiled, _Compiled] | None = None  # compiled on first commit
         #: Whether the event loop hands this database's calls to a thread (:meth:`call`).
         self.in_thread = self.engine.dialect.name != "sqlite"
 
@@ -410,7 +424,7 @@ class Store:
             if row is None:
                 return None
             seats = session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)).all()
-            return _stored(row, seats, _usernames(session, seats))
+            return _stored(row, seats, _usernames(session, seats), _rating_changes(session, [row]))
 
     def version_of(self, game_id: str) -> int | None:
         """The game's committed version (``None``: no such game)."""
@@ -427,7 +441,8 @@ class Store:
             for s in seats:
                 by_game.setdefault(s.game_id, []).append(s)
             names = _usernames(session, seats)
-            return [(_stored(r, by_game.get(r.id, []), names), _progress(r)) for r in rows]
+            changes = _rating_changes(session, rows)
+            return [(_stored(r, by_game.get(r.id, []), names, changes), _progress(r)) for r in rows]
 
     def unfinished_ids(self) -> list[str]:
         with self.sessions() as session:
@@ -494,9 +509,13 @@ class Store:
             return [(r[0], r[1], r[2], r[3]) for r in rows]
 
     def commit(self, game_id: str, *, expected: int, actions: list[str], seat: int, client_id: str | None,
-               kind: str, action: str, progress: Progress) -> int:
+               kind: str, action: str, progress: Progress, by_bot: bool = False,
+               clock: tuple[list[int], datetime | None, datetime] | None = None) -> int:
         """Store the game's new action list at ``expected + 1`` with its event, atomically; :class:`Conflict` if
-        the game has moved on (or the client id was used already).
+        the game has moved on (or the client id was used already), if ``seat`` is no longer played by a bot
+        (``by_bot``) or a person (not ``by_bot``) — it timed out or resigned meanwhile — or, for a game with a clock
+        (``clock``: its new time left per seat, new deadline, and the time of the change), if the change comes
+        after the game's deadline.
 
         Blocking, and safe to call from several threads at once (the server runs it in a worker thread): each call
         takes its own pooled connection and transaction, and the compiled statements are shared, immutable."""
@@ -508,14 +527,20 @@ class Store:
             with self.engine.begin() as connection:
                 if self._commit_statements is None:  # compiled once the dialect knows its server (first connect)
                     self._commit_statements = (_Compiled(_ADVANCE, self.engine.dialect),
+                                               _Compiled(_ADVANCE_CLOCK, self.engine.dialect),
                                                _Compiled(_RECORD, self.engine.dialect))
-                advance, record = self._commit_statements
+                advance, advance_clock, record = self._commit_statements
+                parameters = {"game_id": game_id, "expected": expected, "seat": seat,
+                              "seat_kind": "bot" if by_bot else "human", "actions": actions, "version": version,
+                              "updated": stamp, **_progress_columns(progress)}
+                if clock is not None:
+                    advance = advance_clock
+                    parameters["clock_left"], parameters["deadline"], parameters["clock_now"] = clock
                 cursor = connection.connection.cursor()
                 try:
-                    if advance.run(cursor, {"game_id": game_id, "expected": expected, "actions": actions,
-                                            "version": version, "updated": stamp,
-                                            **_progress_columns(progress)}) != 1:
-                        raise Conflict(game_id)  # not at the expected version (or no such game)
+                    if advance.run(cursor, parameters) != 1:
+                        # not at the expected version, no such game, the seat changed hands, or out of time
+                        raise Conflict(game_id)
                     record.run(cursor, {"game_id": game_id, "version": version, "seat": seat, "client_id": client_id,
                                         "kind": kind, "action": action, "created": stamp})
                 finally:
@@ -523,6 +548,36 @@ class Store:
         except self._integrity_errors as exc:  # the unique index on (game, seat, client id): the id was used
             raise Conflict(game_id) from exc
         return version
+
+    # --- clocks and seats that go to a bot (docs/server.md, "Clocks") ----------------------------------------
+    def clock_state(self, game_id: str) -> tuple[tuple[int, ...] | None, datetime | None]:
+        """The game's committed clock: time left per seat and the deadline (a room catching up reads it)."""
+        with self.sessions() as session:
+            row = session.execute(select(GameRow.clock_left, GameRow.deadline).where(GameRow.id == game_id)).first()
+            if row is None:
+                return None, None
+            return (tuple(row[0]) if row[0] is not None else None), row[1]
+
+    def resign(self, game_id: str, seat: int, at: datetime) -> bool:
+        """Hand a person's seat to a bot for good (seats.out = "resigned"), if the game is still being played and
+        the seat is still theirs; if it was their turn, their clock stops. Whether it happened."""
+        with self.sessions.begin() as session:
+            # The write comes first: it takes the row (PostgreSQL) or the database (SQLite) before anything is read.
+            done = session.execute(
+                update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat, SeatRow.kind == "human",
+                                      exists().where(GameRow.id == game_id, GameRow.finished.is_(False)))
+                .values(kind="bot", level=TAKEOVER_LEVEL, out="resigned"))
+            if getattr(done, "rowcount", 0) != 1:
+                return False
+            row = session.get(GameRow, game_id)
+            if row is not None and row.current == seat and row.deadline is not None:
+                if row.clock_left is not None and row.clock and row.clock.startswith("live:"):
+                    deadline = row.deadline if row.deadline.tzinfo else row.deadline.replace(tzinfo=timezone.utc)
+                    left = list(row.clock_left)
+                    left[seat] = max(0, (deadline - at) // timedelta(milliseconds=1))
+                    row.clock_left = left
+                row.deadline = None  # a bot acts now: no clock runs for it
+            return True
 
 
 def _progress_columns(progress: Progress) -> dict[str, Any]:
@@ -541,11 +596,23 @@ def _usernames(session: Any, seats: Iterable[SeatRow]) -> dict[int, str]:
     ids = {s.account_id for s in seats if s.account_id is not None}
     if not ids:
         return {}
-    return dict(session.execute(select(AccountRow.id, AccountRow.username).where(AccountRow.id.in_(ids))).tuples())
+    return {account_id: name for account_id, name in session.execute(
+        select(AccountRow.id, AccountRow.username).where(AccountRow.id.in_(ids))).all()}
 
 
-def _stored(row: GameRow, seats: Iterable[SeatRow], usernames: dict[int, str] | None = None) -> StoredGame:
+def _rating_changes(session: Any, rows: Iterable[GameRow]) -> dict[str, list[dict[str, Any]]]:
+    """The applied rating changes of those of ``rows`` that are rated and finished."""
+    ids = [r.id for r in rows if r.rated and r.finished]
+    if not ids:
+        return {}
+    return {game_id: changes for game_id, changes in session.execute(
+        select(RatedGameRow.game_id, RatedGameRow.changes).where(RatedGameRow.game_id.in_(ids))).all()}
+
+
+def _stored(row: GameRow, seats: Iterable[SeatRow], usernames: dict[int, str] | None = None,
+            rating_changes: dict[str, list[dict[str, Any]]] | None = None) -> StoredGame:
     usernames = usernames or {}
+    changes = (rating_changes or {}).get(row.id)
     return StoredGame(
         id=row.id, rules=row.rules, players=row.players, seed=row.seed, actions=tuple(row.actions),
         version=row.version, hotseat=row.hotseat, bot_speed=row.bot_speed,
@@ -554,5 +621,5 @@ def _stored(row: GameRow, seats: Iterable[SeatRow], usernames: dict[int, str] | 
                     for s in seats),
         created=row.created, updated=row.updated, rated=row.rated, clock=row.clock,
         clock_left=tuple(row.clock_left) if row.clock_left is not None else None, deadline=row.deadline,
-        rematch=row.rematch)
+        rematch=row.rematch, rating_changes=tuple(changes) if changes is not None else None)
 
