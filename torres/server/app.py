@@ -40,7 +40,7 @@ log = logging.getLogger("torres.server")
 STATIC = Path(str(resources.files("torres") / "web" / "static"))
 #: Page routes the single page app handles itself.
 PAGES = ("/", "/game/{game_id}", "/join/{game_id}/{invite}", "/replay", "/replay/{game_id}", "/rules", "/tutorial",
-         "/tutorial/{lesson}")
+         "/tutorial/{lesson}", "/login", "/signup", "/account", "/lobby", "/players/{username}", "/leaderboard")
 #: Finished games' replays kept in memory (they never change).
 REPLAY_CACHE = 64
 #: How often a process looks for bots left waiting and for rooms it can forget.
@@ -72,7 +72,13 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
             hook(room, made_here)
 
     rooms.on_change = changed
-    rooms.on_seats = lambda room: bus.announce_seats(room.id)
+
+    def seats_changed(room: Room) -> None:
+        # A seat that went to a bot here (a resignation, a timeout) is played from here; the others hear of it.
+        driver.wake(room)
+        bus.announce_seats(room.id)
+
+    rooms.on_seats = seats_changed
 
     async def announced(game_id: str, version: int | None) -> None:
         """Another process changed a game: catch up if this process has it open."""
@@ -252,6 +258,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
     # --- the websocket ---------------------------------------------------------------------------------------
     @app.websocket("/ws/{game_id}")
     async def socket(websocket: WebSocket, game_id: str) -> None:
+        account = await accounts.account_of_socket(websocket)  # its cookie's account opens that account's seats
         await websocket.accept()
         # The socket holds its room from the accept on, greeted or not, so the room stays the one live copy.
         async with rooms.hold(game_id) as room:
@@ -260,7 +267,8 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
                 await websocket.close(code=4404)
                 return
             try:
-                await handle_socket(websocket, room, store, pool, client_limits)
+                async with app.state.lobby.online(account.id if account else None):  # who is online (lobby.py)
+                    await handle_socket(websocket, room, store, pool, client_limits, account)
             except WebSocketDisconnect:
                 pass
 

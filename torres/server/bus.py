@@ -1,5 +1,5 @@
-"""Between server processes: "game G is now at version V" over Redis pub/sub, and a lock so that exactly one
-process plays a bot's turn.
+"""Between server processes: "game G is now at version V" over Redis pub/sub, "the lobby changed" (its own
+channel, read by torres/server/lobby.py), and a lock so that exactly one process plays a bot's turn.
 
 Only game ids and version numbers travel over Redis — never a view, a card or a seed: each process reads the
 committed events from the database and filters per seat itself. With one process (no ``--redis``) the
@@ -15,8 +15,11 @@ from typing import Any, Awaitable, Callable
 
 log = logging.getLogger("torres.server.bus")
 
-#: The pub/sub channel of version announcements.
+#: The pub/sub channel of version announcements: the sending process's id, then a line "<game id> <version>" (or
+#: "<game id> seats") per change.
 CHANNEL = "torres:versions"
+#: The pub/sub channel of lobby announcements: "<sending process> <JSON of ids>" (seek, game and account ids only).
+LOBBY_CHANNEL = "torres:lobby"
 #: A bot lock expires after this many milliseconds if its holder dies (longer than any bot turn may take).
 BOT_LOCK_MS = 30_000
 
@@ -28,10 +31,15 @@ REDIS_CONNECTIONS = 32
 OnVersion = Callable[[str, int | None], Awaitable[None]]
 #: The announcement of a change to a game's seats or settings.
 SEATS = "seats"
+#: Called with a lobby announcement another process made.
+OnLobby = Callable[[str], Awaitable[None]]
 
 
 class LocalBus:
     """One process: no announcements, every lock granted."""
+
+    #: Set by the lobby before the bus starts: hears the lobby announcements of the other processes.
+    on_lobby: OnLobby | None = None
 
     async def start(self, on_version: OnVersion) -> None:
         return None
@@ -40,6 +48,9 @@ class LocalBus:
         return None
 
     def announce_seats(self, game_id: str) -> None:
+        return None
+
+    def announce_lobby(self, message: str) -> None:
         return None
 
     async def lock_bot(self, game_id: str) -> bool:
@@ -70,12 +81,12 @@ class RedisBus(LocalBus):
         self.owner = secrets.token_hex(8)  # this process, in lock values
         self._listener: asyncio.Task[None] | None = None
         self._sender: asyncio.Task[None] | None = None
-        self._outbox: asyncio.Queue[str] = asyncio.Queue()
+        self._outbox: asyncio.Queue[tuple[str, str]] = asyncio.Queue()  # (channel, message)
 
     async def start(self, on_version: OnVersion) -> None:
         await self.redis.ping()
         pubsub = self.redis.pubsub()
-        await pubsub.subscribe(CHANNEL)
+        await pubsub.subscribe(CHANNEL, LOBBY_CHANNEL)
         self._listener = asyncio.create_task(self._listen(pubsub, on_version), name="redis-listener")
         self._sender = asyncio.create_task(self._send(), name="redis-sender")
 
@@ -85,11 +96,18 @@ class RedisBus(LocalBus):
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
                         continue
-                    game_id, _, version = message["data"].decode().partition(" ")
-                    try:
-                        await on_version(game_id, None if version == SEATS else int(version))
-                    except Exception:
-                        log.exception("catching up with game %s failed", game_id)
+                    if message.get("channel") in (LOBBY_CHANNEL, LOBBY_CHANNEL.encode()):
+                        await self._heard_lobby(message["data"].decode())
+                        continue
+                    sender, *lines = message["data"].decode().split("\n")
+                    if sender == self.owner:  # pub/sub echoes this process's own announcements: it made them
+                        continue
+                    for line in lines:
+                        game_id, _, version = line.partition(" ")
+                        try:
+                            await on_version(game_id, None if version == SEATS else int(version))
+                        except Exception:
+                            log.exception("catching up with game %s failed", game_id)
             except asyncio.CancelledError:
                 await pubsub.aclose()
                 raise
@@ -98,29 +116,51 @@ class RedisBus(LocalBus):
                 await asyncio.sleep(1.0)
                 try:
                     pubsub = self.redis.pubsub()
-                    await pubsub.subscribe(CHANNEL)
+                    await pubsub.subscribe(CHANNEL, LOBBY_CHANNEL)
                 except Exception:
                     log.exception("Redis is unreachable")
 
     def announce(self, game_id: str, version: int) -> None:
         """Queue the announcement; one sender publishes them in order, many at a time (one connection, not one
         per change: a burst of changes once exhausted the connection pool)."""
-        self._outbox.put_nowait(f"{game_id} {version}")
+        self._outbox.put_nowait((CHANNEL, f"{game_id} {version}"))
 
     def announce_seats(self, game_id: str) -> None:
         """Queue the announcement that the game's seats or settings changed (they carry no version)."""
-        self._outbox.put_nowait(f"{game_id} {SEATS}")
+        self._outbox.put_nowait((CHANNEL, f"{game_id} {SEATS}"))
+
+    def announce_lobby(self, message: str) -> None:
+        """Queue a lobby announcement for the other processes (this one has acted on it already)."""
+        self._outbox.put_nowait((LOBBY_CHANNEL, f"{self.owner} {message}"))
+
+    async def _heard_lobby(self, data: str) -> None:
+        sender, _, message = data.partition(" ")
+        if sender == self.owner or self.on_lobby is None:  # pub/sub echoes a process's own announcements
+            return
+        try:
+            await self.on_lobby(message)
+        except Exception:
+            log.exception("a lobby announcement failed")
 
     async def _send(self) -> None:
         while True:
             batch = [await self._outbox.get()]
             while not self._outbox.empty() and len(batch) < 1000:
                 batch.append(self._outbox.get_nowait())
+            # The version announcements waiting are sent as one message (the sender's id, then a line per change):
+            # each message costs every process a receive, whatever it holds (docs/deploy.md, "Capacity").
+            versions = [message for channel, message in batch if channel == CHANNEL]
+            outgoing = [(channel, message) for channel, message in batch if channel != CHANNEL]
+            if versions:
+                outgoing.append((CHANNEL, "\n".join([self.owner, *versions])))
             try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for message in batch:
-                        pipe.publish(CHANNEL, message)
-                    await pipe.execute()
+                if len(outgoing) == 1:
+                    await self.redis.publish(*outgoing[0])
+                else:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for channel, message in outgoing:
+                            pipe.publish(channel, message)
+                        await pipe.execute()
             except asyncio.CancelledError:
                 raise
             except Exception:
