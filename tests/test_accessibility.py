@@ -2,7 +2,7 @@
 
 - axe-core (tests/axe: `npm ci --prefix tests/axe`, which scripts/test runs) finds no serious or critical violation
   on the home page, the new-game form, a game in progress (with the hint, the keep choice and a dialog open), the
-  rules, the tutorial and a replay;
+  rules, the tutorial, a replay, and the pages of issue #33 (log in, sign up, lobby, account, profile, leaderboard);
 - the instruction line says in words what can be done now; the hint and the keep choice speak words, not notation;
 - dialogs are named and modal, take the focus, keep Tab inside and give the focus back; the square chooser too;
 - every select and input has a label, the hand is a named region;
@@ -263,6 +263,27 @@ def test_axe_finds_nothing_serious_on_any_page(browser: Any, live_server: str, t
     p.get_by_role("button", name="Scoring 2").click()
     check("replay at a scoring",
           lambda: expect(p.get_by_role("button", name="Scoring 2")).to_have_attribute("aria-pressed", "true"))
+
+    # the pages of accounts, the lobby and ratings (issue #33)
+    if route_exists(live_server, "/lobby"):
+        p.goto(live_server + "/login")
+        check("log in", lambda: expect(p.get_by_role("button", name="Log in")).to_be_visible())
+        p.goto(live_server + "/signup")
+        check("sign up", lambda: expect(p.get_by_role("button", name="Create the account")).to_be_visible())
+        username = f"axe_{random.randrange(16 ** 6):06x}"
+        p.get_by_label("Username").fill(username)
+        p.get_by_label("Password").fill("correct horse battery")
+        p.get_by_role("button", name="Create the account").click()
+        p.get_by_label("live", exact=True).check()
+        p.get_by_label("Note (optional)").fill("a game for axe")
+        p.get_by_role("button", name="Open the game").click()
+        check("lobby", lambda: expect(p.get_by_role("region", name="Open games")).to_contain_text("a game for axe"))
+        p.goto(live_server + "/account")
+        check("account", lambda: expect(p.get_by_role("button", name="Change the password")).to_be_visible())
+        p.goto(f"{live_server}/players/{username}")
+        check("profile", lambda: expect(p.get_by_role("heading", level=1)).to_contain_text(username))
+        p.goto(live_server + "/leaderboard")
+        check("leaderboard", lambda: expect(p.get_by_role("heading", level=1)).to_have_text("Leaderboard"))
 
     assert not player.errors, player.errors
     assert {k: v for k, v in found.items() if v} == {}, json.dumps(found, indent=1)

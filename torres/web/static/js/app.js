@@ -8,6 +8,7 @@ import { gamePage, seatNames } from "./game.js";
 import { replayPage } from "./replay.js";
 import { tutorialPage } from "./tutorial.js";
 import { dot } from "./panels.js";
+import { session, me, onSession } from "./session.js";
 
 const main = document.getElementById("app");
 let cleanup = () => {};
@@ -35,6 +36,12 @@ async function route() {
   else if (path === "/rules") done = rulesPage(main);
   else if (path === "/tutorial") done = tutorialPage(main, null, navigate);
   else if ((m = path.match(/^\/tutorial\/([\w-]+)$/))) done = tutorialPage(main, m[1], navigate);
+  else if (path === "/login") done = import("./account.js").then((a) => a.loginPage(main, navigate));
+  else if (path === "/signup") done = import("./account.js").then((a) => a.signupPage(main, navigate));
+  else if (path === "/account") done = import("./account.js").then((a) => a.accountPage(main, navigate));
+  else if (path === "/lobby") done = import("./lobby.js").then((l) => l.lobbyPage(main, navigate));
+  else if (path === "/leaderboard") done = import("./profile.js").then((p) => p.leaderboardPage(main, navigate));
+  else if ((m = path.match(/^\/players\/([\w-]+)$/))) done = import("./profile.js").then((p) => p.profilePage(main, decodeURIComponent(m[1])));
   else done = notFound(main);
   const fn = await done;
   if (token !== routeToken) { if (typeof fn === "function") fn(); return; }
@@ -53,7 +60,13 @@ function header() {
     h("a", { href: "/", "data-link": "", class: "brand", id: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♜"), " Torres"),
     h("nav", {}, h("a", { href: "/", "data-link": "", id: "nav-home" }, t("nav_home")),
       h("a", { href: "/rules", "data-link": "", id: "nav-rules" }, t("nav_rules")),
+      h("a", { href: "/lobby", "data-link": "", id: "nav-lobby" }, t("nav_lobby")),
+      h("a", { href: "/leaderboard", "data-link": "", id: "nav-leaderboard" }, t("leaderboard")),
       h("a", { href: "/replay", "data-link": "", id: "nav-replay" }, t("nav_replay"))),
+    h("div", { class: "who-am-i" }, me()
+      ? [h("a", { href: "/account", "data-link": "", id: "nav-account", title: t("account") }, me().username),
+      h("button", { type: "button", class: "linkish", id: "nav-logout", onclick: () => import("./account.js").then((a) => a.logOut(navigate)) }, t("logout"))]
+      : [h("a", { href: "/login", "data-link": "", id: "nav-login" }, t("login")), h("a", { href: "/signup", "data-link": "", id: "nav-signup" }, t("signup"))]),
     h("div", { class: "lang", role: "group", "aria-label": t("lang") },
       ["en", "de"].map((l) => h("button", { type: "button", id: "lang-" + l, "data-testid": "lang-" + l, class: getLang() === l ? "on" : null,
         "aria-pressed": getLang() === l ? "true" : "false", onclick: () => setLang(l) }, l.toUpperCase()))));
@@ -226,8 +239,11 @@ window.addEventListener("popstate", route);
 onLangChange(() => {
   header();
   const path = location.pathname;
-  if (path === "/" || path === "" || path === "/replay") route(); // the game and replay pages redraw themselves
+  // the game and replay pages redraw themselves
+  if (/^\/(replay|login|signup|account|lobby|leaderboard|players\/[\w-]+)?$/.test(path.replace(/\/+$/, "") || "/")) route();
 });
 document.documentElement.lang = getLang();
+onSession(header);
 header();
+session();
 route();

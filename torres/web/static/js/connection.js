@@ -156,6 +156,8 @@ export class Connection {
   undo() { return this.track({ type: "undo", id: newId(), version: this.version }); }
   hint() { return this.track({ type: "hint", id: newId() }); }
   speed(value) { this.raw({ type: "speed", value }); }
+  /** Give up this seat: a bot plays it to the end. */
+  resign() { return this.track({ type: "resign", id: newId() }); }
 
   track(msg) {
     this.pending.set(msg.id, msg);

@@ -7,6 +7,7 @@ import { Connection, statusBanner } from "./connection.js";
 import { renderBoard, squaresIn, squareRect, announce } from "./board.js";
 import * as P from "./panels.js";
 import * as store from "./store.js";
+import { session, me, sameName, change } from "./session.js";
 
 // Square actions lit at once (setup, the king), and those grouped behind a button under the board: a selection
 // narrows the lit squares (a knight: its moves; "build a block": where a block may go).
@@ -21,6 +22,21 @@ export function seatNames(game, players) {
   });
 }
 
+/** A clock's face: "4:05", "1:02:03"; correspondence "2 d 5 h" or "5 h 12 min" below a day. */
+export function clockFace(ms, kind) {
+  const sec = Math.max(0, Math.ceil(ms / 1000));
+  const m = Math.floor(sec / 60) % 60, hr = Math.floor(sec / 3600), pad = (n) => String(n).padStart(2, "0");
+  if (kind === "correspondence" && sec >= 3600) return hr >= 24 ? t("clock_dh", { d: Math.floor(hr / 24), h: hr % 24 }) : t("clock_hm", { h: hr, m });
+  return hr ? `${hr}:${pad(m)}:${pad(sec % 60)}` : `${m}:${pad(sec % 60)}`;
+}
+/** Time left in words, for a screen reader: "30 seconds", "2 minutes", "1 hour". */
+function spoken(ms) {
+  const sec = Math.max(0, Math.round(ms / 1000));
+  if (sec < 90) return t("n_seconds", { n: sec });
+  if (sec < 5400) return t("n_minutes", { n: Math.round(sec / 60) });
+  return t("n_hours", { n: Math.round(sec / 3600) });
+}
+
 export async function gamePage(root, gameId, app) {
   clear(root).append(h("p", { class: "loading" }, t("loading")));
   let summary;
@@ -32,13 +48,18 @@ export async function gamePage(root, gameId, app) {
     return () => {};
   }
   store.touch(gameId);
-  const local = () => store.localSeats(gameId);
+  await session();
+  // the seats this browser plays: those it holds a token for, and the logged-in account's (opened by its cookie)
+  const accountSeats = () => { const a = me(); return a ? (st.game.seats || []).filter((s) => sameName(s.account, a.username)).map((s) => s.seat) : []; };
+  const local = () => [...new Set([...store.localSeats(gameId), ...accountSeats()])].sort((a, b) => a - b);
+  /** A seat a person still plays (not taken over by a bot after a time-out or a resignation). */
+  const playing = (s) => { const seat = st.game.seats && st.game.seats[s]; return !seat || (seat.kind === "human" && !seat.out); };
   const st = {
     game: summary, view: null, seat: null, sel: null, hint: null, hintWaiting: false, handover: null,
     known: [], lastEvent: null, scoringsSeen: null, wasMyTurn: false, keep: null, dialog: null, toast: null,
     switching: false, overShown: false,
   };
-  const seats0 = local();
+  const seats0 = local().filter(playing);
   let seat = null;
   if (seats0.length) seat = seats0.includes(summary.current) ? summary.current : seats0[0];
   const conn = new Connection(gameId, { onMessage, onStatus: statusBanner });
@@ -48,7 +69,9 @@ export async function gamePage(root, gameId, app) {
   const heading = h("h1", { class: "visually-hidden", id: "game-heading" });
   const statusBox = h("div", { class: "status-box" });
   const instruction = h("p", { id: "instruction", class: "instruction", role: "status", tabindex: "-1" });
-  const statusArea = h("div", { id: "status-area", class: "status-area" }, heading, statusBox, instruction);
+  const clockBox = h("ul", { id: "clocks", class: "clocks", "aria-label": t("clocks"), hidden: true });
+  const clockLive = h("p", { class: "visually-hidden", "aria-live": "polite", id: "clock-live" });
+  const statusArea = h("div", { id: "status-area", class: "status-area" }, heading, statusBox, clockBox, instruction, clockLive);
   const boardBox = h("div", { id: "board", class: "board-wrap" });
   const controls = h("div", { id: "controls", class: "controls" });
   const side = h("aside", { id: "side", class: "side" });
@@ -59,7 +82,7 @@ export async function gamePage(root, gameId, app) {
 
   function names() { return seatNames(st.game, st.view ? st.view.players : st.game.players); }
   function myTurn() {
-    return !!st.view && st.seat !== null && !st.handover && !st.switching && st.view.current === st.seat && st.view.legal.length > 0;
+    return !!st.view && st.seat !== null && playing(st.seat) && !st.handover && !st.switching && st.view.current === st.seat && st.view.legal.length > 0;
   }
   function legal() { return myTurn() ? st.view.legal : []; }
   function hotseat() { return local().length > 1; }
@@ -69,7 +92,7 @@ export async function gamePage(root, gameId, app) {
       case "welcome":
         st.seat = msg.seat;
         st.switching = false;
-        if (msg.game) st.game = msg.game;
+        if (msg.game) setGame(msg.game);
         setView(msg.view, null, true);
         break;
       case "update":
@@ -77,6 +100,7 @@ export async function gamePage(root, gameId, app) {
         st.known.length = Math.min(st.known.length, msg.view.history.length);
         st.lastEvent = msg.event;
         setView(msg.view, msg.event, false);
+        if (st.game.clock || st.game.rated || msg.view.stage === "over") refreshSummary(300);
         break;
       case "rejected":
         toast(t("rejected", { msg: serverWords(msg) }), "error");
@@ -89,7 +113,7 @@ export async function gamePage(root, gameId, app) {
         announce(boardBox, t("hint_title") + ": " + (st.hint.actions.length ? P.planWords(st.hint.actions, names()) : st.hint.text));
         break;
       case "game":
-        st.game = msg.game;
+        setGame(msg.game);
         render();
         break;
       case "error":
@@ -99,6 +123,78 @@ export async function gamePage(root, gameId, app) {
         break;
     }
   }
+
+  // ---- the summary: clocks, seats taken over by bots, rating changes ----
+  function setGame(game) {
+    const before = st.game;
+    st.game = game;
+    const c = game.clock;
+    if (c) {
+      const now = Date.parse(c.now);
+      st.clockAt = Date.now();
+      st.skew = isNaN(now) ? 0 : now - st.clockAt; // server time minus this machine's
+    }
+    (game.seats || []).forEach((seat, s) => {
+      const old = before && before.seats && before.seats[s];
+      if (seat.out && old && !old.out) say(t("out_" + seat.out + "_ann", { name: names()[s] }));
+    });
+    if (before && before.current !== game.current) st.lowSaid = new Set();
+    // a rated game's rating changes follow its end: ask until they are there
+    if (game.status === "finished" && game.rated && !game.rating_changes && (st.ratingAsks = (st.ratingAsks || 0) + 1) < 40) refreshSummary(1500);
+    tick();
+  }
+  let summaryTimer = null;
+  let summaryAsked = 0;
+  function refreshSummary(delay) {
+    clearTimeout(summaryTimer);
+    summaryTimer = setTimeout(async () => {
+      summaryAsked = Date.now();
+      try { setGame(await api(`/api/games/${encodeURIComponent(gameId)}`)); render(); } catch (e) { /* the next update asks again */ }
+    }, delay);
+  }
+  function say(text) { clockLive.textContent = text; }
+
+  /** Milliseconds left on seat `s`'s clock now (null: no clock to show); the acting seat counts down. */
+  function leftMs(s) {
+    const c = st.game.clock;
+    if (!c) return null;
+    const seat = st.game.seats && st.game.seats[s];
+    const acting = st.game.status !== "finished" && s === st.game.current && (!seat || seat.kind === "human");
+    const base = c.left && typeof c.left[s] === "number" ? c.left[s] : null;
+    if (acting && c.deadline) return Date.parse(c.deadline) - (Date.now() + (st.skew || 0));
+    if (acting && base !== null && c.kind === "live") return base - (Date.now() - st.clockAt);
+    return c.kind === "live" ? base : null;
+  }
+  const LOW = [60000, 30000, 10000];
+  /** Redraw the clocks (every half second while one runs); low time on this page's own clock is said once per step. */
+  function tick() {
+    const c = st.game.clock;
+    clockBox.hidden = !c;
+    if (!c) return;
+    const nm = names();
+    const over = st.game.status === "finished";
+    const items = (st.game.seats || []).map((seat, s) => {
+      const ms = leftMs(s);
+      const acting = !over && s === st.game.current && seat.kind === "human";
+      const low = acting && ms !== null && ms < (c.kind === "live" ? 20000 : 3600000);
+      if (acting && s === st.seat && ms !== null && ms > 0) {
+        if (!st.lowSaid) st.lowSaid = new Set();
+        const limits = c.kind === "live" ? LOW : [3600000];
+        const limit = [...limits].reverse().find((l) => ms <= l);
+        if (limit && !st.lowSaid.has(limit)) {
+          limits.filter((l) => l >= limit).forEach((l) => st.lowSaid.add(l));
+          say(t("clock_low", { time: spoken(ms) }));
+        }
+      }
+      if (acting && ms !== null && ms < -1500 && Date.now() - summaryAsked > 3000) refreshSummary(0); // the server acts on it
+      return h("li", { class: ["clock", "p" + s, acting ? "running" : null, low ? "low" : null, seat.out ? "out" : null], "data-seat": s },
+        P.dot(s), h("span", { class: "clock-name" }, nm[s]),
+        seat.out ? h("span", { class: "clock-out" }, t("out_" + seat.out)) : h("span", { class: "clock-time" }, ms === null ? "–" : clockFace(ms, c.kind)),
+        acting ? h("span", { class: "visually-hidden" }, ` (${t("clock_running")})`) : null);
+    });
+    clockBox.replaceChildren(...items);
+  }
+  const ticker = setInterval(() => { if (st.game.clock && st.game.status !== "finished") tick(); }, 500);
 
   /** The server's reasons are English: in another language the page says what its code means. */
   function serverWords(msg) {
@@ -334,8 +430,8 @@ export async function gamePage(root, gameId, app) {
     if (showHand) parts.push(P.handPanel(view, { onCard, selectedCard: st.sel && st.sel.type === "card" ? st.sel.card : null }));
     else if (st.seat === null) parts.push(h("p", { class: "spectator-note", id: "spectator-note" }, t("spectator")));
     if (view.stage === "over") {
-      parts.push(h("section", { class: "over-box" }, P.rankingTable(view.scores, nm),
-        h("p", {}, h("a", { href: `/replay/${gameId}`, "data-link": "", id: "replay-link", class: "btn" }, t("watch_replay")))));
+      parts.push(h("section", { class: "over-box" }, P.rankingTable(view.scores, nm), P.ratingChanges(st.game.rating_changes, nm),
+        h("p", { class: "over-actions" }, h("a", { href: `/replay/${gameId}`, "data-link": "", id: "replay-link", class: "btn" }, t("watch_replay")), rematchButton())));
     }
     if (st.lower && st.lower.form) parts.push(st.lower.form);
     const invites = invitesPanel(nm);
@@ -491,6 +587,9 @@ export async function gamePage(root, gameId, app) {
       extras.push(h("label", { class: "speed" }, t("bot_speed"), " ", h("select", { id: "speed-select", "aria-label": t("bot_speed"), onchange: (ev) => conn.speed(ev.target.value) },
         speeds.map((s) => h("option", { value: s, selected: st.game.bot_speed === s }, speedName(s))))));
     }
+    if (st.seat !== null && playing(st.seat) && st.view.stage !== "over" && (st.game.clock || st.game.rated)) {
+      extras.push(h("button", { type: "button", class: "btn ghost small", id: "btn-resign", onclick: () => { st.dialog = { kind: "resign" }; render(); } }, t("btn_resign")));
+    }
     if (st.seat !== null && "Notification" in window && Notification.permission === "default") {
       extras.push(h("button", { type: "button", class: "btn ghost small", id: "btn-notify", onclick: async () => {
         try { await Notification.requestPermission(); } catch (e) { /* ignore */ }
@@ -633,10 +732,19 @@ export async function gamePage(root, gameId, app) {
     }
     if (!st.dialog) return null;
     const d = st.dialog;
+    if (d.kind === "resign") {
+      return h("div", { class: "modal", id: "dialog", "data-kind": "resign", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "resign-title",
+        "aria-describedby": "resign-note" },
+        h("div", { class: "modal-box" }, h("h2", { id: "resign-title" }, t("resign_title")),
+          h("p", { id: "resign-note" }, t(st.game.rated ? "resign_note_rated" : "resign_note")),
+          h("div", { class: "modal-actions" },
+            h("button", { type: "button", class: "btn danger", id: "resign-yes", onclick: () => { conn.resign(); st.dialog = null; render(); } }, t("resign_yes")),
+            h("button", { type: "button", class: "btn primary", id: "resign-no", "data-autofocus": "", onclick: () => { st.dialog = null; render(); } }, t("btn_cancel")))));
+    }
     const master = view.master_card >= 0;
     let body;
     if (d.kind === "scoring") body = [P.scoringTable(view.scorings[d.index], nm, master)];
-    else if (d.kind === "over") body = [P.rankingTable(view.scores, nm), ...view.scorings.map((s) => P.scoringTable(s, nm, master)).reverse()];
+    else if (d.kind === "over") body = [P.rankingTable(view.scores, nm), P.ratingChanges(st.game.rating_changes, nm), ...view.scorings.map((s) => P.scoringTable(s, nm, master)).reverse()];
     else body = view.scorings.map((s) => P.scoringTable(s, nm, master)).reverse();
     const close = () => { st.dialog = null; render(); };
     const title = d.kind === "scoring" ? t("scoring_title", { n: view.scorings[d.index].phase }) : d.kind === "over" ? t("final_ranking") : t("btn_scorings");
@@ -645,7 +753,23 @@ export async function gamePage(root, gameId, app) {
       h("div", { class: "modal-box wide" }, body,
         h("div", { class: "modal-actions" },
           d.kind === "over" ? h("a", { href: `/replay/${gameId}`, "data-link": "", class: "btn", id: "dialog-replay" }, t("watch_replay")) : null,
+          d.kind === "over" ? rematchButton() : null,
           h("button", { type: "button", class: "btn primary", id: "dialog-close", "data-autofocus": "", onclick: close }, t("btn_close")))));
+  }
+
+  /** At the end of a game between accounts: play again (the same players, seats rotated); both asking meet there. */
+  function rematchButton() {
+    const a = me();
+    if (!a || !(st.game.seats || []).some((s) => sameName(s.account, a.username))) return null;
+    return h("button", { type: "button", class: "btn primary", id: "btn-rematch", onclick: async (ev) => {
+      const button = ev.currentTarget;
+      button.disabled = true;
+      try {
+        const res = await change(`/api/games/${encodeURIComponent(gameId)}/rematch`, "POST");
+        history.pushState(null, "", `/game/${res.game}`);
+        window.dispatchEvent(new PopStateEvent("popstate"));
+      } catch (e) { button.disabled = false; toast(t("error", { msg: e.message }), "error"); }
+    } }, t("btn_rematch"));
   }
 
   function toast(text, kind = "info") {
@@ -668,7 +792,10 @@ export async function gamePage(root, gameId, app) {
   const onResize = () => { clearTimeout(resizeTimer); resizeTimer = setTimeout(closeChooser, 100); };
   window.addEventListener("resize", onResize);
 
+  setGame(st.game);
   return () => {
+    clearInterval(ticker);
+    clearTimeout(summaryTimer);
     setInert(false);
     conn.close();
     offLang();

@@ -49,7 +49,7 @@ export function playersPanel(view, ctx) {
   for (let s = 0; s < view.players; s++) {
     const seat = ctx.seats && ctx.seats[s];
     const gain = now ? now.after[s] - now.before[s] : 0;
-    const info = seat && seat.kind === "bot" ? t("bot_level", { level: levelName(seat.level) })
+    const info = seat && seat.out ? t("out_" + seat.out) : seat && seat.kind === "bot" ? t("bot_level", { level: levelName(seat.level) })
       : s === ctx.mySeat ? t("you") : (ctx.localSeats || []).includes(s) ? ""
         : seat && seat.claimed === false ? t("waiting") : seat && seat.online === false ? t("offline") : "";
     const perPlayer = ctx.knightsPerPlayer || null;
@@ -321,4 +321,18 @@ export function rankingTable(scores, names) {
       h("td", {}, `${1 + scores.filter((v) => v > scores[s]).length}.`), h("td", {}, who(names, s),
         scores[s] === best ? h("span", { class: "crown-mark" }, " ♛ " + t("winner")) : null),
       h("td", { class: "num" }, h("b", {}, String(scores[s])))))));
+}
+
+/** "1500 → 1523 (+23)" */
+export function ratingChange(before, after) {
+  const d = after - before;
+  return h("span", { class: ["rating-change", d > 0 ? "up" : d < 0 ? "down" : null] },
+    `${before} → ${after}`, h("small", {}, ` (${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d)})`));
+}
+
+/** A rated game's new ratings, one line per account (nothing before they are applied). */
+export function ratingChanges(changes, names) {
+  if (!changes || !changes.length) return null;
+  return h("section", { class: "rating-changes", "aria-label": t("new_ratings") }, h("h2", { class: "panel-title" }, t("new_ratings")),
+    h("ul", {}, changes.map((c) => h("li", {}, who(names, c.seat), " ", ratingChange(c.before, c.after)))));
 }

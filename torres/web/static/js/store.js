@@ -47,3 +47,13 @@ export function pref(name, fallback) {
   try { const v = localStorage.getItem("torres." + name); return v === null ? fallback : JSON.parse(v); } catch (e) { return fallback; }
 }
 export function setPref(name, value) { try { localStorage.setItem("torres." + name, JSON.stringify(value)); } catch (e) { /* ignore */ } }
+
+/** The seat tokens this browser holds, most recent games first: sent at log-in so the seats join the account. */
+export function allSeats(limit = 50) {
+  const all = readAll();
+  const out = [];
+  for (const id of gameIds()) {
+    for (const [seat, token] of Object.entries(all[id].tokens || {})) if (token) out.push({ game: id, seat: Number(seat), token });
+  }
+  return out.slice(0, limit);
+}
