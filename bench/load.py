@@ -12,13 +12,18 @@ Everything is bounded: the number of games, the measured seconds, a time limit p
 loopback only. Without ``--url`` the script starts its own ``torres serve`` on a free port with a fresh SQLite file
 (``--database URL``: that database instead; ``--processes 2``: two processes sharing it through ``--redis``;
 ``--profile FILE``: the same server run in-process under cProfile, its stats written to FILE and summarised) and
-reports the server's CPU per action; ``--suite`` runs the table of docs/server.md, "Load" (``scripts/bench-load``).
+reports the server's CPU per action (summed over every process of each server's process group, bot workers
+included); ``--suite`` runs the table of docs/server.md, "Load" (``scripts/bench-load``). ``--proxy`` puts nginx with
+``deploy/nginx.conf`` in front of the started servers (each game's connections to one process), and
+``--scale-table`` runs docs/deploy.md's table: 1 and 2 processes behind it at the same load (``scripts/bench-scale``).
 
     .venv/bin/python bench/load.py                          # 500 games, think 1 s, 30 s measured
     .venv/bin/python bench/load.py --games 500 --think 0    # closed loop: the server's throughput
     .venv/bin/python bench/load.py --profile /tmp/serve.prof
     .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --games 100
     .venv/bin/python bench/load.py --suite                  # every row of the table, printed in markdown
+    .venv/bin/python bench/load.py --postgres URL --redis URL --processes 2 --proxy --think 2
+    .venv/bin/python bench/load.py --postgres URL --redis URL --scale-table --think 2   # docs/deploy.md
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ import platform
 import re
 import resource
 import secrets
+import shutil
 import signal
 import socket
 import statistics
@@ -221,16 +227,30 @@ async def play(slot: int, args: argparse.Namespace, stats: Stats, creating: asyn
                     pass
 
 
-def _cpu_seconds(pids: list[int]) -> float | None:
-    """User + system CPU seconds of these processes (all their threads: database calls run in worker threads)."""
-    total = 0.0
-    for pid in pids:
+def _cpu_seconds(groups: list[int]) -> float | None:
+    """The CPU seconds of :func:`_cpu_by_group`, added up."""
+    by_group = _cpu_by_group(groups)
+    return None if by_group is None else sum(by_group.values())
+
+
+def _cpu_by_group(groups: list[int]) -> dict[int, float] | None:
+    """User + system CPU seconds of every process in these process groups: all their threads (database calls run
+    in worker threads) and all their processes (bot workers, the uploads' process: each server is started in a
+    group of its own), plus what the children they have waited for had used. ``None`` if a group is gone."""
+    tick = os.sysconf("SC_CLK_TCK")
+    wanted, total = set(groups), {group: 0 for group in groups}
+    seen = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
         try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-        except (OSError, IndexError, ValueError):
-            return None
-    return total
+            fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        if int(fields[2]) in wanted:  # fields: state, ppid, pgrp, ..., utime stime cutime cstime at 11-14
+            seen.add(int(fields[2]))
+            total[int(fields[2])] += sum(int(x) for x in fields[11:15])
+    return {group: ticks / tick for group, ticks in total.items()} if seen == wanted else None
 
 
 def _load_average() -> float | None:
@@ -271,6 +291,9 @@ async def run(args: argparse.Namespace, server_pids: list[int]) -> dict[str, Any
     if server_pids and args.profile:
         os.kill(server_pids[0], signal.SIGUSR1)
     server_cpu0 = _cpu_seconds(server_pids) if server_pids else None
+    each0 = _cpu_by_group(server_pids) if server_pids else None
+    proxy_group = [args.proxy_group] if getattr(args, "proxy_group", None) else []
+    proxy_cpu0 = _cpu_seconds(proxy_group) if proxy_group else None
     client_cpu0, window0 = time.process_time(), time.monotonic()
     stats.measuring = True
     load = [_load_average()]
@@ -281,6 +304,8 @@ async def run(args: argparse.Namespace, server_pids: list[int]) -> dict[str, Any
     window = time.monotonic() - window0
     client_cpu = time.process_time() - client_cpu0
     server_cpu1 = _cpu_seconds(server_pids) if server_pids else None
+    each1 = _cpu_by_group(server_pids) if server_pids else None
+    proxy_cpu1 = _cpu_seconds(proxy_group) if proxy_group else None
     if server_pids and args.profile:
         os.kill(server_pids[0], signal.SIGUSR2)
     stats.stopping = True
@@ -311,7 +336,13 @@ async def run(args: argparse.Namespace, server_pids: list[int]) -> dict[str, Any
     }
     if server_cpu0 is not None and server_cpu1 is not None:
         result["server_cpu_share"] = round((server_cpu1 - server_cpu0) / window, 2)
-        result["server_cpu_ms_per_action"] = round(1000 * (server_cpu1 - server_cpu0) / n, 2) if n else None
+        # CPU milliseconds per action = CPU seconds per 1,000 actions, summed over every server process
+        result["server_cpu_ms_per_action"] = round(1000 * (server_cpu1 - server_cpu0) / n, 3) if n else None
+    if each0 is not None and each1 is not None:  # each process's share of a core: is any of them saturated?
+        result["server_cpu_shares"] = [round((each1[g] - each0[g]) / window, 2) for g in server_pids]
+    if proxy_cpu0 is not None and proxy_cpu1 is not None:
+        result["proxy_cpu_share"] = round((proxy_cpu1 - proxy_cpu0) / window, 3)
+        result["proxy_cpu_ms_per_action"] = round(1000 * (proxy_cpu1 - proxy_cpu0) / n, 3) if n else None
     return result
 
 
@@ -519,6 +550,113 @@ class ScratchPostgres:
         self.admin.dispose()
 
 
+#: The proxy configuration a deployer copies (docs/deploy.md), which --proxy and tests/test_proxy.py run as it is.
+DEPLOY_NGINX = ROOT / "deploy" / "nginx.conf"
+#: Debian's nginx (scripts/services installs it); /usr/sbin is not on every user's PATH.
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def nginx_site(template: str, listen_port: int, upstream_ports: list[int]) -> str:
+    """``deploy/nginx.conf`` on loopback: its ``listen`` lines become one plain-HTTP ``127.0.0.1:listen_port``,
+    its ``ssl_`` lines go, and the upstream's ``server 127.0.0.1:PORT ...`` lines become one per given port
+    (each with the options of the first). Everything else — the routing — stays exactly as deployed."""
+    out: list[str] = []
+    listened = upstream = False
+    for line in template.splitlines():
+        words = line.split("#", 1)[0].split()
+        if words[:1] == ["listen"]:
+            if not listened:
+                out.append(f"    listen 127.0.0.1:{listen_port};")
+                listened = True
+            continue
+        if words and words[0].startswith("ssl_"):
+            continue
+        if len(words) >= 2 and words[0] == "server" and re.fullmatch(r"127\.0\.0\.1:\d+;?", words[1]):
+            if not upstream:
+                options = " ".join(words[2:]).rstrip(";")
+                out += [f"    server 127.0.0.1:{port} {options};".replace(" ;", ";") for port in upstream_ports]
+                upstream = True
+            continue
+        out.append(line)
+    if not (listened and upstream):
+        raise ValueError("the nginx template has no `listen` line or no `server 127.0.0.1:PORT` upstream line")
+    return "\n".join(out) + "\n"
+
+
+class Nginx:
+    """Debian's nginx run as this user in the foreground, in a process group of its own, with everything (config,
+    pid, temp files, logs) in ``directory``: ``deploy/nginx.conf`` made loopback by :func:`nginx_site`, in front
+    of ``upstream_ports``. ``access_log``: a file naming, for each request, the upstream that served it."""
+
+    def __init__(self, upstream_ports: list[int], directory: Path, port: int | None = None,
+                 access_log: bool = True, template: Path = DEPLOY_NGINX) -> None:
+        self.upstream_ports, self.directory, self.port = upstream_ports, Path(directory), port or _free_port()
+        self.access_log = self.directory / "access.log" if access_log else None
+        self.template = template
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def config(self) -> str:
+        d = self.directory
+        temp = "\n".join(f"    {kind}_temp_path {d / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi",
+                                                                        "scgi"))
+        log = (f"    log_format torres '$remote_addr \"$request\" $status upstream=$upstream_addr "
+               f"route=$torres_route';\n    access_log {self.access_log} torres;") if self.access_log else \
+            "    access_log off;"
+        return (f"daemon off;\nmaster_process on;\nworker_processes 1;\nworker_rlimit_nofile 16384;\n"
+                f"pid {d / 'nginx.pid'};\nerror_log stderr notice;\n"
+                + ("user root;\n" if os.geteuid() == 0 else "")  # (as root, workers would otherwise be nobody)
+                + f"events {{\n    worker_connections 8192;\n}}\nhttp {{\n{temp}\n{log}\n"
+                f"    include {d / 'torres.conf'};\n}}\n")
+
+    def start(self, timeout: float = 30.0) -> "Nginx":
+        """Start nginx and return once it accepts connections on its port."""
+        if not Path(NGINX).exists():
+            raise FileNotFoundError(f"{NGINX}: Debian's nginx is not installed (scripts/services installs it)")
+        self.directory.mkdir(parents=True, exist_ok=True)
+        (self.directory / "torres.conf").write_text(nginx_site(self.template.read_text(), self.port,
+                                                               self.upstream_ports))
+        (self.directory / "nginx.conf").write_text(self.config())
+        self.log = self.directory / "nginx.log"
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                [NGINX, "-e", "stderr", "-p", str(self.directory), "-c", str(self.directory / "nginx.conf")],
+                stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.process.poll() is not None:
+                self.process = None
+                raise RuntimeError(f"nginx exited: {self.log.read_text(errors='replace')[-2000:]}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return self
+            except OSError:
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"nginx did not listen within {timeout:g} s") from None
+                time.sleep(0.05)
+
+    def stop(self) -> None:
+        """SIGTERM (nginx's fast shutdown, open websockets closed), then the rest of its group is killed."""
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                pass
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self.process.wait()
+        self.process = None
+
+
 def measure(args: argparse.Namespace) -> dict[str, Any]:
     """One run: start the server(s) unless ``--url``, play, stop them; the result as a dict."""
     for url in ([args.url] if args.url else []) + args.also:
@@ -527,6 +665,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             raise SystemExit("the load client only targets loopback addresses")
     if args.also and not args.url:
         raise SystemExit("--also needs --url")
+    if args.url and args.proxy:
+        raise SystemExit("--proxy puts nginx in front of the servers this script starts: leave --url out")
     if args.url:
         args.url = args.url.rstrip("/")
         args.also = [u.rstrip("/") for u in args.also]
@@ -544,8 +684,9 @@ def _started(args: argparse.Namespace, database: str | None) -> dict[str, Any]:
         if args.processes > 1 and (database.startswith("sqlite") or not args.redis):
             raise SystemExit("--processes 2 or more needs PostgreSQL (--database or --postgres) and --redis")
         in_process = bool(args.profile or args.pragma or args.gc_default or args.loop != "auto")
-        redis = ["--redis", args.redis] if args.processes > 1 else []
-        urls = []
+        redis = ["--redis", args.redis] if args.processes > 1 or args.with_redis else []
+        urls: list[str] = []
+        nginx: Nginx | None = None
         try:
             for index in range(args.processes):  # one after the other: the first one migrates the schema
                 port = _free_port()
@@ -560,13 +701,23 @@ def _started(args: argparse.Namespace, database: str | None) -> dict[str, Any]:
                                database, *redis]
                 # the torres of this checkout, whatever the interpreter has installed
                 env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+                # each server in a process group of its own: its CPU is counted, and it is stopped, with its bot
+                # workers and every other process it starts
                 processes.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                                  stderr=open(Path(tmp) / f"server{index}.log", "wb")))
+                                                  stderr=open(Path(tmp) / f"server{index}.log", "wb"),
+                                                  start_new_session=True))
                 urls.append(f"http://127.0.0.1:{port}")
                 _wait_for(urls[-1], processes[-1])
             args.url, args.also = urls[0], urls[1:]
+            if args.proxy:  # every connection through deploy/nginx.conf, which routes each game to one process
+                nginx = Nginx([int(url.rsplit(":", 1)[1]) for url in urls], Path(tmp) / "nginx",
+                              access_log=False).start()
+                assert nginx.process is not None
+                args.url, args.also, args.proxy_group = nginx.url, [], nginx.process.pid
             result = _measured(args, [p.pid for p in processes])
         finally:
+            if nginx is not None:
+                nginx.stop()
             for process in processes:
                 process.send_signal(signal.SIGINT if in_process else signal.SIGTERM)
             for process in processes:
@@ -574,6 +725,10 @@ def _started(args: argparse.Namespace, database: str | None) -> dict[str, Any]:
                     process.wait(60)
                 except subprocess.TimeoutExpired:
                     process.kill()
+                try:  # what is left of its group (a bot worker that did not end with it)
+                    os.killpg(process.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
         logs = [(Path(tmp) / f"server{i}.log").read_text(errors="replace") for i in range(len(processes))]
         for log in logs:
             if "Traceback" in log:
@@ -582,6 +737,7 @@ def _started(args: argparse.Namespace, database: str | None) -> dict[str, Any]:
         result["server_warnings"] = [line for log in logs for line in log.splitlines()
                                      if " WARNING " in line or " ERROR " in line][:20]
         result["servers"] = len(processes)
+        result["proxy"] = "nginx (deploy/nginx.conf)" if args.proxy else None
         result["database"] = "sqlite" if database.startswith("sqlite") else "postgresql"
         if args.profile:
             result["profile"] = summarise_profile(args.profile, result["actions"])
@@ -610,13 +766,21 @@ def _report(args: argparse.Namespace, result: dict[str, Any]) -> None:
           f"(ack alone: p50 {result['ack_ms']['p50']}, p99 {result['ack_ms']['p99']})")
     print(f"errors {result['errors']} {result['error_kinds'] or ''}")
     print(f"CPU: client {result['client_cpu_share']:.0%} of a core" + (
-        f", server {result['server_cpu_share']:.0%} of a core, {result['server_cpu_ms_per_action']} ms per action"
-        if "server_cpu_share" in result else ""))
+        f", server {result['server_cpu_share']:.0%} of a core ("
+        f"{' + '.join(f'{x:.0%}' for x in result.get('server_cpu_shares', []))}), "
+        f"{result['server_cpu_ms_per_action']} s per 1,000 actions (all server processes and their children)"
+        if "server_cpu_share" in result else "") + (
+        f", nginx {result['proxy_cpu_share']:.0%} of a core ({result['proxy_cpu_ms_per_action']} s per 1,000 actions)"
+        if "proxy_cpu_share" in result else ""))
     print(f"load average (1 min) during the window: {_load_text(result['load_average'])} on {os.cpu_count()} cores")
     for line in result.get("server_gc", []):
         print(f"server GC: {line}")
     for row in result.get("profile", []):
         print(f"  {row['what']:<62} {row['seconds']:>7.2f} s {row['share']:>6.1%} {row['us_per_action']:>6} us/action")
+
+
+def _or_dash(value: float) -> str:
+    return "—" if value != value else f"{value:.2f}"  # (NaN: not measured)
 
 
 def _load_text(load: list[float]) -> str:
@@ -645,7 +809,8 @@ def run_suite(args: argparse.Namespace) -> None:
             rows.append((label, None))
             continue
         row = argparse.Namespace(**{**vars(args), "url": None, "also": [], "database": None, "suite": False,
-                                    "postgres": None, "processes": 1, "spread": "seats", "loop": "auto"})
+                                    "postgres": None, "processes": 1, "spread": "seats", "loop": "auto",
+                                    "proxy": False})
         for key, value in options.items():
             setattr(row, key, args.postgres if key == "postgres" else value)
         print(f"{label} ...", file=sys.stderr, flush=True)
@@ -677,6 +842,89 @@ def run_suite(args: argparse.Namespace) -> None:
               f"{_load_text(r['load_average'])} |")
 
 
+#: The rows of docs/deploy.md's table ("Capacity"): one process, and two sharing the games through Redis, both
+#: behind nginx with deploy/nginx.conf, at the same offered load.
+SCALE_ROWS: list[tuple[str, dict[str, Any]]] = [
+    ("1 process", {"processes": 1}),
+    ("1 process + Redis", {"processes": 1, "with_redis": True}),
+    ("2 processes + Redis", {"processes": 2}),
+    # before: no proxy, each game's two seats on different processes (what a least_conn proxy does)
+    ("2 processes + Redis, each game's seats on both (no sticky routing)", {"processes": 2, "proxy": False}),
+]
+
+
+def run_scale_table(args: argparse.Namespace) -> None:
+    """:data:`SCALE_ROWS` ``--reps`` times, interleaved (a change in the machine's load hits both rows alike), each
+    run with fresh servers, a fresh database and a fresh nginx; the medians in markdown, the ratio of the CPU per
+    action of 2 processes to 1, and every run below (``--json``: every result)."""
+    if not (args.postgres and args.redis):
+        raise SystemExit("--scale-table needs --postgres and --redis (scripts/bench-scale starts both)")
+    runs: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in SCALE_ROWS}
+    for rep in range(args.reps):
+        for label, options in SCALE_ROWS:
+            row = argparse.Namespace(**{**vars(args), "url": None, "also": [], "database": None, "suite": False,
+                                        "scale_table": False, "proxy": True, "spread": "seats", **options})
+            print(f"run {rep + 1}/{args.reps}: {label} ...", file=sys.stderr, flush=True)
+            result = measure(row)
+            runs[label].append(result)
+            print(f"  {result['actions_per_second']} actions/s, p50 {result['round_trip_ms']['p50']} ms, p99 "
+                  f"{result['round_trip_ms']['p99']} ms, {result.get('server_cpu_ms_per_action')} CPU s per 1,000 "
+                  f"actions, {result['errors']} errors, load {_load_text(result['load_average'])}",
+                  file=sys.stderr, flush=True)
+    cpu = {label: [r.get("server_cpu_ms_per_action") or float("nan") for r in rs] for label, rs in runs.items()}
+    one, two = SCALE_ROWS[0][0], SCALE_ROWS[2][0]
+    ratio = statistics.median(cpu[two]) / statistics.median(cpu[one])
+    paired = [round(b / a, 3) for a, b in zip(cpu[one], cpu[two])]
+    if args.json:
+        print(json.dumps({"software": software(), "cores": os.cpu_count(), "ratio": round(ratio, 3),
+                          "ratios_by_rep": paired, "runs": runs}, indent=1))
+        return
+    print_scale_table(args, runs)
+
+
+def print_scale_table(args: argparse.Namespace, runs: dict[str, list[dict[str, Any]]]) -> None:
+    """The markdown of :func:`run_scale_table` (``runs``: its JSON's, for a table from a saved run)."""
+    cpu = {label: [r.get("server_cpu_ms_per_action") or float("nan") for r in rs] for label, rs in runs.items()}
+    labels = list(runs)
+    one, with_redis, two = labels[0], labels[1], labels[2]
+    ratio = statistics.median(cpu[two]) / statistics.median(cpu[one])
+    paired = [b / a for a, b in zip(cpu[one], cpu[two])]
+    found = software()
+    print(f"Python {found['python']}, uvicorn {found['uvicorn']}, event loop {found['loop']}, psycopg "
+          f"{found['psycopg']}; {os.cpu_count()} cores; nginx with deploy/nginx.conf in front; {args.games} games of "
+          f"{args.players} players, think {args.think:g} s (~{args.games / args.think:.0f} actions/s offered), "
+          f"{args.seconds:g} s measured per run; medians of {args.reps} runs, the rows interleaved")
+    print()
+    print("| setup | actions/s | p50 | p99 | server CPU s per 1,000 actions | CPU per process (share of a core) | "
+          "nginx CPU s per 1,000 actions | errors | load average |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+
+    def median(values: list[float]) -> float:
+        return statistics.median(values) if values else float("nan")
+
+    for label, rs in runs.items():
+        shares = [median([r["server_cpu_shares"][i] for r in rs if "server_cpu_shares" in r])
+                  for i in range(len(rs[0].get("server_cpu_shares", [])))]
+        loads = [x for r in rs for x in r["load_average"]]
+        print(f"| {label} | {median([r['actions_per_second'] for r in rs]):.0f} | "
+              f"{median([r['round_trip_ms']['p50'] for r in rs]):.1f} ms | "
+              f"{median([r['round_trip_ms']['p99'] for r in rs]):.1f} ms | **{median(cpu[label]):.2f}** | "
+              f"{' + '.join(f'{x:.0%}' for x in shares)} | "
+              f"{_or_dash(median([r['proxy_cpu_ms_per_action'] for r in rs if r.get('proxy_cpu_ms_per_action')]))} | "
+              f"{sum(r['errors'] for r in rs)} | {_load_text(loads)} |")
+    print()
+    print(f"2 processes / 1 process, CPU per action: **{ratio:.2f}×** (median over median; run by run: "
+          f"{', '.join(f'{x:.2f}' for x in paired)})")
+    redis_ratio = statistics.median(cpu[two]) / statistics.median(cpu[with_redis])
+    print(f"2 processes / 1 process with Redis: {redis_ratio:.2f}× (run by run: "
+          f"{', '.join(f'{b / a:.2f}' for a, b in zip(cpu[with_redis], cpu[two]))})")
+    print()
+    print("Every run (CPU s per 1,000 actions / p99 ms):")
+    for label, rs in runs.items():
+        print(f"- {label}: " + "; ".join(f"{r.get('server_cpu_ms_per_action')} / {r['round_trip_ms']['p99']}"
+                                         for r in rs))
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -702,6 +950,16 @@ def main(argv: list[str] | None = None) -> None:
                         help="Redis for --processes 2 and more (e.g. $TORRES_TEST_REDIS from scripts/services)")
     parser.add_argument("--processes", type=int, default=1, help="server processes to start (more than one: "
                                                                  "PostgreSQL and --redis)")
+    parser.add_argument("--proxy", action="store_true",
+                        help="put nginx with deploy/nginx.conf in front of the started servers (Debian's nginx, "
+                             "run as this user on loopback): every game's connections reach one process")
+    parser.add_argument("--with-redis", action="store_true",
+                        help="give a single started server --redis too (what Redis alone costs)")
+    parser.add_argument("--scale-table", action="store_true",
+                        help="the table of docs/deploy.md: 1 process, 1 with --redis and 2 (PostgreSQL) behind "
+                             "--proxy, and 2 without it, seats spread, at the same offered load, --reps times each, "
+                             "interleaved; medians and ratios")
+    parser.add_argument("--reps", type=int, default=3, help="repetitions of each row of --scale-table (default 3)")
     parser.add_argument("--loop", choices=("auto", "asyncio", "uvloop"), default="auto",
                         help="the started server's event loop: auto (as torres serve: uvloop if installed), or "
                              "asyncio / uvloop (then run in this script's process, as with --profile)")
@@ -726,6 +984,9 @@ def main(argv: list[str] | None = None) -> None:
         return
     if args.suite:
         run_suite(args)
+        return
+    if args.scale_table:
+        run_scale_table(args)
         return
     result = measure(args)
     if args.json:
