@@ -16,6 +16,7 @@ import socket
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Collection, Iterator, Sequence
 
@@ -27,6 +28,34 @@ ROOT = Path(__file__).resolve().parent.parent
 READY_TIMEOUT = 120.0
 #: The line ``torres serve`` prints once it accepts connections (torres/server/run.py).
 READY = b"torres: ready, open http://"
+
+
+#: PostgreSQL and Redis on loopback for the tests of several processes (``eval "$(scripts/services)"`` sets them).
+POSTGRES = os.environ.get("TORRES_TEST_POSTGRES")
+REDIS = os.environ.get("TORRES_TEST_REDIS")
+
+
+@contextmanager
+def fresh_postgres_database() -> Iterator[str]:
+    """The URL of a fresh PostgreSQL database, dropped afterwards; skips the test without TORRES_TEST_POSTGRES."""
+    import secrets
+
+    from sqlalchemy import create_engine, text
+
+    from torres.server.store import database_url
+
+    if not POSTGRES:
+        pytest.skip("no PostgreSQL: run `eval \"$(scripts/services)\"` first")
+    name = f"torres_test_{secrets.token_hex(4)}"
+    admin = create_engine(database_url(POSTGRES), isolation_level="AUTOCOMMIT")
+    with admin.connect() as connection:
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    try:
+        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
+    finally:
+        with admin.connect() as connection:
+            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        admin.dispose()
 
 
 def free_port() -> int:

@@ -5,25 +5,21 @@ device opens them with only its session cookie."""
 from __future__ import annotations
 
 import contextlib
-import os
-import secrets
 import sqlite3
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, text
 
 from torres.server.app import create_app
 from torres.server.protocol import Limits
-from torres.server.store import database_url
 
 from test_server import act, hello, new_game, receive
+from conftest import fresh_postgres_database
 
 FAST = Limits(burst=100_000, per_second=100_000)
 PASSWORD = "correct horse battery"
-POSTGRES = os.environ.get("TORRES_TEST_POSTGRES")
 
 
 @pytest.fixture
@@ -278,18 +274,8 @@ def shared_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'games.db'}"
         return
-    if not POSTGRES:
-        pytest.skip("no PostgreSQL: run `eval \"$(scripts/services)\"` first")
-    name = f"torres_test_{secrets.token_hex(4)}"
-    admin = create_engine(database_url(POSTGRES), isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE DATABASE {name}"))
-    try:
-        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
+    with fresh_postgres_database() as url:
+        yield url
 
 
 @pytest.fixture

@@ -8,8 +8,6 @@ Time is moved, not waited for: ``clocks.now`` is replaced by a clock the test se
 
 from __future__ import annotations
 
-import os
-import secrets
 import threading
 import time
 from datetime import datetime, timedelta, timezone
@@ -19,7 +17,7 @@ from typing import Any, Iterator
 import pytest
 from fastapi.testclient import TestClient
 from pydantic import ValidationError
-from sqlalchemy import create_engine, text, update
+from sqlalchemy import update
 
 from torres.ai.base import make_bot
 from torres.engine.rules import Rules
@@ -29,13 +27,13 @@ from torres.server import clocks
 from torres.server.app import create_app
 from torres.server.protocol import Limits
 from torres.server.rooms import progress_of, replay_state
-from torres.server.store import AccountRow, Conflict, GameRow, SeatRow, Store, database_url, new_secret, secret_hash
+from torres.server.store import AccountRow, Conflict, GameRow, SeatRow, Store, new_secret, secret_hash
 
 from test_server import act, hello, receive
+from conftest import fresh_postgres_database
 
 FAST = Limits(burst=100_000, per_second=100_000)
 T0 = datetime(2030, 1, 1, 12, 0, tzinfo=timezone.utc)
-POSTGRES = os.environ.get("TORRES_TEST_POSTGRES")
 
 
 def quick_worker(game_id: str, seat: int, level: str, seed: int, view: SeatView) -> int:
@@ -355,25 +353,10 @@ def test_two_sweepers_racing_on_one_expiry_exactly_one_acts(tmp_path: Path) -> N
     expiry_race(f"sqlite:///{tmp_path / 'race.db'}")
 
 
-def fresh_postgres() -> Iterator[str]:
-    """A fresh PostgreSQL database for one test, dropped afterwards (skipped without TORRES_TEST_POSTGRES)."""
-    if not POSTGRES:
-        pytest.skip("no PostgreSQL: run `eval \"$(scripts/services)\"` first")
-    name = f"torres_test_{secrets.token_hex(4)}"
-    admin = create_engine(database_url(POSTGRES), isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE DATABASE {name}"))
-    try:
-        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
-
-
 @pytest.fixture
 def postgres() -> Iterator[str]:
-    yield from fresh_postgres()
+    with fresh_postgres_database() as url:
+        yield url
 
 
 def test_two_sweepers_racing_on_postgresql_exactly_one_acts(postgres: str) -> None:

@@ -6,7 +6,6 @@ TORRES_TEST_POSTGRES and TORRES_TEST_REDIS set, the same across two apps sharing
 from __future__ import annotations
 
 import os
-import secrets
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -24,6 +23,7 @@ from torres.server.app import create_app
 from torres.server.protocol import Limits
 from torres.server.rooms import progress_of
 from torres.server.store import GameRow, SeekRow, Store, database_url, now
+from conftest import fresh_postgres_database
 
 FAST = Limits(burst=100_000, per_second=100_000)
 POSTGRES = os.environ.get("TORRES_TEST_POSTGRES")
@@ -432,19 +432,10 @@ def shared() -> Iterator[tuple[TestClient, TestClient, str]]:
     """Two apps on one fresh PostgreSQL database and one Redis."""
     if not (POSTGRES and REDIS):
         pytest.skip("no PostgreSQL/Redis: run `eval \"$(scripts/services)\"` first")
-    name = f"torres_test_{secrets.token_hex(4)}"
-    admin = create_engine(database_url(POSTGRES), isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE DATABASE {name}"))
-    database = POSTGRES.rsplit("/", 1)[0] + "/" + name
-    try:
+    with fresh_postgres_database() as database:
         with TestClient(create_app(database, client_limits=FAST, redis=REDIS)) as first:
             with TestClient(create_app(database, client_limits=FAST, redis=REDIS)) as second:
                 yield first, second, database
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
 
 
 def test_across_processes_the_lobby_and_started_games_reach_every_page(

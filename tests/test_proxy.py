@@ -18,7 +18,6 @@ import json
 import os
 import random
 import re
-import secrets
 import sys
 import time
 import urllib.error
@@ -28,10 +27,8 @@ from typing import Any, Iterator
 
 import pytest
 import websockets
-from sqlalchemy import create_engine, text
 
-from conftest import ServerProcess
-from torres.server.store import database_url
+from conftest import ServerProcess, fresh_postgres_database
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("torres_bench_load", ROOT / "bench" / "load.py")
@@ -59,17 +56,8 @@ _NGINX = re.compile(r'"[A-Z]+ (/[^ "?]*)[^"]*" \d+ upstream=(\S+) route=(\S+)')
 @pytest.fixture
 def database() -> Iterator[str]:
     """A fresh PostgreSQL database for one test, dropped afterwards."""
-    assert POSTGRES
-    name = f"torres_test_{secrets.token_hex(4)}"
-    admin = create_engine(database_url(POSTGRES), isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE DATABASE {name}"))
-    try:
-        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
+    with fresh_postgres_database() as url:
+        yield url
 
 
 class Cluster:

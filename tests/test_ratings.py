@@ -20,8 +20,9 @@ from torres.server import ratings
 from torres.server.rooms import progress_of, replay_state
 from torres.server.store import PresenceRow, RatedGameRow, RatingRow, SeatRow, Store
 
-from test_clocks import fresh_postgres, hello_refused, make_accounts, make_game, quiet_app, race, services
+from test_clocks import hello_refused, make_accounts, make_game, quiet_app, race, services
 from test_server import act, hello, receive
+from conftest import fresh_postgres_database
 
 
 @pytest.fixture
@@ -37,7 +38,8 @@ def client(db: str) -> Iterator[TestClient]:
 
 @pytest.fixture
 def postgres() -> Iterator[str]:
-    yield from fresh_postgres()
+    with fresh_postgres_database() as url:
+        yield url
 
 
 def play_to_end(store: Store, game_id: str, *, seed: int = 0, out_at: dict[int, tuple[int, str]] | None = None,

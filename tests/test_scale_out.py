@@ -11,7 +11,6 @@ import asyncio
 import json
 import os
 import random
-import secrets
 import urllib.request
 from pathlib import Path
 from typing import Any, Iterator
@@ -20,7 +19,7 @@ import pytest
 import websockets
 from sqlalchemy import create_engine, text
 
-from conftest import ServerProcess
+from conftest import ServerProcess, fresh_postgres_database
 from torres.server.store import Store, database_url
 
 POSTGRES = os.environ.get("TORRES_TEST_POSTGRES")
@@ -34,17 +33,8 @@ if not (POSTGRES and REDIS):
 @pytest.fixture
 def database() -> Iterator[str]:
     """A fresh PostgreSQL database for one test, dropped afterwards."""
-    assert POSTGRES
-    name = f"torres_test_{secrets.token_hex(4)}"
-    admin = create_engine(database_url(POSTGRES), isolation_level="AUTOCOMMIT")
-    with admin.connect() as connection:
-        connection.execute(text(f"CREATE DATABASE {name}"))
-    try:
-        yield POSTGRES.rsplit("/", 1)[0] + "/" + name
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
-        admin.dispose()
+    with fresh_postgres_database() as url:
+        yield url
 
 
 @pytest.fixture
