@@ -438,12 +438,15 @@ def install(app: FastAPI, services: Services) -> None:
     app.state.passwords = passwords
     router = APIRouter(route_class=StrictJSONRoute)
 
-    async def check_password(account: Account, stored: str | None, password: str, request: Request) -> None:
+    async def check_password(account: Account, password: str, request: Request) -> None:
         """A password given to change the account: guessing here is slowed like a log-in's (a stolen cookie must
         not let anyone try passwords at full speed)."""
+        found = await store.call(_password_of, store, account_id=account.id)
+        if found is None:
+            raise HTTPException(401, "log in first")
         keys = [f"account:{account.username.lower()}", f"address:{_address(request)}"]
         await refuse_if_guessing(keys)
-        ok, _ = await passwords.verify(stored, password)
+        ok, _ = await passwords.verify(found[1], password)
         if not ok:
             await store.call(_count_failure, store, keys)
             raise HTTPException(403, "wrong password")
@@ -530,10 +533,7 @@ def install(app: FastAPI, services: Services) -> None:
     @router.post("/api/account/password", status_code=204, responses=answers(401, 403, 429))
     async def change_password(body: PasswordChange, request: Request,
                               account: Account = Depends(account_for_change)) -> Response:
-        found = await store.call(_password_of, store, account_id=account.id)
-        if found is None:
-            raise HTTPException(401, "log in first")
-        await check_password(account, found[1], body.old_password, request)
+        await check_password(account, body.old_password, request)
         await store.call(_set_password, store, account.id, await passwords.hash(body.new_password))
         # every other browser is logged out (the password may have changed because it leaked); this one goes on
         # with a new session id, whose CSRF token the page reads again from GET /api/session
@@ -546,10 +546,7 @@ def install(app: FastAPI, services: Services) -> None:
     @router.delete("/api/account", status_code=204, responses=answers(401, 403, 429))
     async def delete_account(body: AccountDeletion, request: Request,
                              account: Account = Depends(account_for_change)) -> Response:
-        found = await store.call(_password_of, store, account_id=account.id)
-        if found is None:
-            raise HTTPException(401, "log in first")
-        await check_password(account, found[1], body.password, request)
+        await check_password(account, body.password, request)
         await seats_changed(await store.call(_anonymise, store, account.id))
         response = Response(status_code=204)
         _clear_cookie(request, response)
