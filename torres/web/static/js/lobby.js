@@ -32,7 +32,7 @@ export async function lobbyPage(root, navigate) {
   const seekErr = h("p", { class: "error", role: "alert", id: "seek-error" });
   root.replaceChildren(h("div", { class: "page lobby" },
     h("h1", { class: "page-title" }, t("lobby")), live,
-    h("div", { class: "lobby-grid" }, h("div", {}, formBox, gamesBox), h("div", {}, seeksBox, onlineBox))));
+    h("div", { class: "lobby-grid" }, h("div", {}, seeksBox, gamesBox), h("div", {}, formBox, onlineBox))));
 
   // ---- the form ----
   const saved = store.pref("seek", {});
