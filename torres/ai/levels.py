@@ -84,6 +84,14 @@ def _policy(seed: int, opts: dict[str, str]) -> Bot:
     return policy_bot(module, name, seed)
 
 
+def _exhaustive(seed: int, opts: dict[str, str]) -> Bot:
+    # the full-width yardstick of issue #34, not a level (docs/strength.md, "The exhaustive yardstick"); imported
+    # when asked for, since it imports this module's weights
+    from .exhaustive import build
+
+    return build(seed, opts)
+
+
 FACTORIES: dict[str, Factory] = {
     "ismcts": _ismcts,
     "random": _random,
@@ -91,6 +99,7 @@ FACTORIES: dict[str, Factory] = {
     "greedy": _greedy,
     "lookahead": _lookahead,
     "policy": _policy,
+    "exhaustive": _exhaustive,
 }
 
 #: The expert's beam width: strength grew from width 4 to 12 but not from 12 to 24 (twice the time) in the
