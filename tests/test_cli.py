@@ -328,3 +328,34 @@ def test_hint_command_names_no_card_it_cannot_know(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     first = result.stdout.splitlines()[0]
     assert "buy, keep the best card drawn" in first and "?" not in first
+
+
+def test_a_tournament_counts_the_king_move_after_a_seats_last_turn_as_a_turn_of_its_own() -> None:
+    """At a phase's end the seat that acted last may also move the king: two decisions of one seat in a row that
+    are two turns (issue #34: counted as one, its time doubled the "max s/turn")."""
+    from torres.ai.base import make_bot
+    from torres.cli.tournament import play_game
+    from torres.engine.rules import Rules
+    from torres.engine.stage import Stage
+    from torres.engine.state import GameState
+
+    for game in range(6):
+        result = play_game(["random", "random"], game, 2, "riogrande", seed=5)
+        # the same game again, counting turns another way: a turn starts when a seat starts acting in the TURN
+        # stage (a new turn number, round or phase), and every decision outside TURN and KEEP is a turn of its own
+        state = GameState(2, 5 * 100_003 + game, Rules.from_text("riogrande"))
+        bots = [make_bot("random", 5 * 1_000_003 + game * 16 + s) for s in range(2)]
+        expected, last_turn, same_seat_king_moves = [0, 0], None, 0
+        previous_seat = None
+        while not state.is_over():
+            seat = state.current
+            if state.stage == Stage.TURN and (seat, state.phase, state.round, state.turn) != last_turn:
+                last_turn = (seat, state.phase, state.round, state.turn)
+                expected[seat] += 1
+            elif state.stage not in (Stage.TURN, Stage.KEEP):
+                expected[seat] += 1
+                same_seat_king_moves += state.stage == Stage.KING_MOVE and seat == previous_seat
+            previous_seat = seat
+            state.push(bots[seat].choose(state.view(seat)))
+        assert list(state.scores) == result.scores  # the same game
+        assert result.turns == expected, (game, same_seat_king_moves)

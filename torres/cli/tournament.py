@@ -20,6 +20,7 @@ from rich.table import Table
 from ..ai.base import make_bot
 from ..ai.collector import tune_for_search
 from ..engine.rules import Rules
+from ..engine.stage import Stage
 from ..engine.state import GameState
 from .app import app
 from .options import CardsOption, EditionOption, MasterOption, rules_from_options
@@ -46,11 +47,11 @@ def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: i
     turns = [0] * players
     slowest = [0.0] * players
     turn_time = 0.0
-    actor = -1
+    turn: tuple[int, ...] = ()
     while not state.is_over():
         seat = state.current
-        if seat != actor:
-            actor = seat
+        if _turn_of(state) != turn:
+            turn = _turn_of(state)
             turn_time = 0.0
             turns[seat] += 1
         t0 = time.perf_counter()
@@ -62,6 +63,14 @@ def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: i
         state.push(action)
     return GameResult(game, entries, list(state.scores), seconds, turns, slowest,
                       [list(scoring.after) for scoring in state.scorings])
+
+
+def _turn_of(state: GameState) -> tuple[int, ...]:
+    """Which turn a decision belongs to: a seat's actions and keeps of one turn of one round and phase. The king
+    move or the setup placing that follows a seat's own turn is a turn of its own: counted with it (the seat acts on
+    without a change of seat at a phase's end), two turns once showed as one of twice the time (issue #34)."""
+    playing = state.stage in (Stage.TURN, Stage.KEEP)
+    return (state.current, state.phase, state.round, state.turn, -1 if playing else int(state.stage))
 
 
 def _run(args: tuple[list[str], int, int, str, int]) -> GameResult:
