@@ -461,3 +461,28 @@ def test_across_processes_on_postgresql_the_last_seat_is_taken_once(
         statuses = connection.execute(select(SeekRow.status, SeekRow.game_id)).all()
     engine.dispose()
     assert all(status == "started" and game for status, game in statuses)
+
+
+def test_another_deployment_sharing_the_redis_does_not_reach_these_accounts() -> None:
+    """Account ids are small numbers every database has: a game started in another database whose processes
+    share the Redis (the tests' processes do) must not send this database's account 1 to that game."""
+    if not (POSTGRES and REDIS):
+        pytest.skip("no PostgreSQL/Redis: run `eval \"$(scripts/services)\"` first")
+    with fresh_postgres_database() as here, fresh_postgres_database() as elsewhere:
+        with TestClient(create_app(here, client_limits=FAST, redis=REDIS)) as ours, \
+                TestClient(create_app(elsewhere, client_limits=FAST, redis=REDIS)) as theirs:
+            ann = sign_up(ours, "ann")
+            eve, mallory = sign_up(theirs, "eve"), sign_up(theirs, "mallory")
+            assert ann.id == eve.id  # the same number in both databases
+            with ann.socket() as ann_ws:
+                next_of(ann_ws, "lobby")
+                made = seek(eve)
+                game = mallory.post(f"/api/lobby/{made['id']}/join").json()["game"]
+                assert game is not None
+                # Ann opens a seek here and her page hears of it: whatever it heard before must not be Eve's start
+                mine = seek(ann)
+                heard = []
+                while not (heard and heard[-1]["type"] == "lobby" and heard[-1]["seeks"]):
+                    heard.append(dict(ann_ws.receive_json()))
+                assert [s["id"] for s in heard[-1]["seeks"]] == [mine["id"]]
+                assert all(m["type"] == "lobby" for m in heard), heard

@@ -253,6 +253,18 @@ def claim_start(store: Store, seek_id: str, account_id: int) -> Start:
         return _start_of(row, _players_of(session, seek_id))
 
 
+def _is_ours(store: Store, message: dict[str, Any]) -> bool:
+    """Whether a "started" or "rematch" heard on the bus is about this database: account ids are small numbers
+    that every database has, so a message from another deployment sharing the Redis (the tests' processes do)
+    would otherwise reach this database's accounts. The seek and game ids are random: the database must say so."""
+    with store.sessions() as session:
+        if message.get("type") == "started":
+            return bool(session.scalar(select(SeekRow.game_id).where(SeekRow.id == str(message.get("seek")))
+                                       ) == message["game"])
+        return bool(session.scalar(select(GameRow.rematch).where(GameRow.id == message["game"]))
+                    == message.get("rematch"))
+
+
 def set_seek_game(store: Store, seek_id: str, game_id: str | None) -> None:
     """The started seek's game (``None``: it could not be made, and the seek is cancelled)."""
     with store.sessions.begin() as session:
@@ -402,7 +414,8 @@ class Lobby:
         if data.get("kind") == "tell":
             message = data.get("message")
             if (isinstance(message, dict) and message.get("type") in ("started", "rematch")
-                    and isinstance(message.get("game"), str)):
+                    and isinstance(message.get("game"), str)
+                    and await self.store.call(_is_ours, self.store, message)):
                 self.tell([a for a in data.get("accounts", []) if isinstance(a, int)], message, announce=False)
         self.changed(announce=False)
 
