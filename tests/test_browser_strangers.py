@@ -327,6 +327,60 @@ def test_a_game_with_bots_from_the_lobby_and_resigning_it(people: Any) -> None:
     assert not person.errors, person.errors
 
 
+def test_a_new_device_shows_the_accounts_games_on_the_home_page(people: Any) -> None:
+    """A player starts a game with bots in one browser; in another (a new device: no seat tokens, no games remembered)
+    they log in, find the game under "My games" on the home page, their turn marked, and open it with their seat."""
+    first = people()
+    who = name("gina")
+    first.sign_up(who)
+    p = first.page
+    form = p.get_by_role("form", name="Open a game")
+    form.get_by_label("casual", exact=True).check()
+    form.get_by_label("no clock", exact=True).check()
+    form.get_by_label("Fill empty seats with bots").check()
+    form.get_by_label("Bot level").select_option("beginner")
+    form.get_by_role("button", name="Open the game").click()
+    seek_of(p, who).get_by_role("button", name="Start now with bots").click()
+    expect(p).to_have_url(re.compile(r"/game/[\w-]+$"))
+    game = p.url.rsplit("/", 1)[1]
+    expect(p.get_by_text(f"Your turn, {who}")).to_be_visible(timeout=GAME)    # the bots before her have moved
+    # her own browser lists the game once, though it knows it both by itself and through the account
+    p.get_by_role("banner").get_by_role("link", name="Home").click()
+    mine = p.get_by_role("region", name="My games").get_by_role("listitem")
+    expect(mine).to_have_count(1)
+    expect(mine).to_contain_text("Your turn")
+
+    # the new device: logged out, "My games" is empty; logged in, it holds the account's game
+    device = people()
+    q = device.page
+    q.goto(device.base + "/")
+    expect(q.get_by_role("region", name="My games")).to_contain_text("No games on this browser yet.")
+    q.goto(device.base + "/login")
+    q.get_by_label("Username").fill(who)
+    q.get_by_label("Password").fill(PASSWORD)
+    q.get_by_role("button", name="Log in").click()
+    expect(q).to_have_url(re.compile(r"/lobby$"))
+    q.get_by_role("banner").get_by_role("link", name="Home").click()
+    games = q.get_by_role("region", name="My games")
+    item = games.get_by_role("listitem")
+    expect(item).to_have_count(1)
+    expect(item).to_contain_text(who)
+    expect(item.locator(".your-turn")).to_have_text("Your turn")
+    expect(item.get_by_role("button", name=re.compile("Forget"))).to_have_count(0)   # it comes back with the account
+    shot(q, "home-account")
+    if AXE.exists():
+        assert axe_serious(q) == []
+    assert q.evaluate("() => localStorage.getItem('torres.games')") in (None, "{}")   # no seat token on this device
+    item.get_by_role("link", name="Open").click()
+    expect(q).to_have_url(re.compile(rf"/game/{game}$"))
+    expect(q.get_by_text(f"Your turn, {who}")).to_be_visible()                 # her seat, by the account's cookie
+    lit = re.compile(r"place your knight here|found a castle here|put the king here|add a knight here|move here|build a block here")
+    expect(q.get_by_role("button", name=lit).first).to_be_visible()
+    for person in (first, device):
+        assert not person.errors, person.errors
+        assert not person.dialogs, person.dialogs
+
+
 def test_the_new_pages_in_german_show_no_english(browser: Any, live_server: str) -> None:
     from test_german import english_fragments, english_on
     context = browser.new_context(viewport=DESKTOP, locale="de-DE")

@@ -4,10 +4,10 @@
 import { h, clear, api } from "./dom.js";
 import { t, getLang, setLang, onLangChange, editionName, levelName, speedName } from "./i18n.js";
 import * as store from "./store.js";
-import { gamePage, seatNames } from "./game.js";
+import { gamePage } from "./game.js";
 import { replayPage } from "./replay.js";
 import { tutorialPage } from "./tutorial.js";
-import { dot } from "./panels.js";
+import { dot, gameItem } from "./panels.js";
 import { session, me, onSession } from "./session.js";
 
 const main = document.getElementById("app");
@@ -76,7 +76,8 @@ function header() {
 async function homePage(root) {
   clear(root);
   const formBox = h("section", { class: "card-box new-game", id: "new-game-box" }, h("h2", {}, t("new_game")), h("p", { class: "loading" }, t("loading")));
-  const gamesBox = h("section", { class: "card-box my-games", id: "my-games" }, h("h2", {}, t("my_games")), h("p", { class: "loading" }, t("loading")));
+  const gamesBox = h("section", { class: "card-box my-games", id: "my-games", "aria-labelledby": "my-games-title" },
+    h("h2", { id: "my-games-title" }, t("my_games")), h("p", { class: "loading" }, t("loading")));
   root.append(h("div", { class: "page home" },
     h("h1", { class: "visually-hidden" }, t("home_heading")),
     h("p", { class: "intro" }, t("intro")),
@@ -93,6 +94,7 @@ async function homePage(root) {
   }
   newGameForm(formBox, meta);
   myGames(gamesBox);
+  return onSession(() => myGames(gamesBox));      // logging in or out changes the list
 }
 
 function newGameForm(box, meta) {
@@ -162,40 +164,40 @@ function newGameForm(box, meta) {
   clear(box).append(h("h2", { id: "new-game-title" }, t("new_game")), form);
 }
 
+let gamesDraw = 0;
+
+/** "My games": the games this browser holds seats of or has watched, and, when someone is logged in, their account's
+ * games in progress (on a new device too; the game page opens an account's seat by its cookie). "Your turn" first. */
 async function myGames(box) {
+  const draw = ++gamesDraw;
+  await session();
+  const account = me();
   const ids = store.gameIds().slice(0, 100);
-  if (!ids.length) { clear(box).append(h("h2", {}, t("my_games")), h("p", { class: "muted" }, t("no_games"))); return; }
-  let games = [];
-  try { games = (await api(`/api/games?ids=${ids.map(encodeURIComponent).join(",")}`)).games || []; } catch (e) { games = []; }
-  const byId = new Map(games.map((g) => [g.id, g]));
+  const [local, accountGames] = await Promise.all([
+    ids.length ? api(`/api/games?ids=${ids.map(encodeURIComponent).join(",")}`).then((r) => r.games || [], () => []) : [],
+    account ? api("/api/account/games").then((r) => r.games || [], () => []) : [],
+  ]);
+  if (draw !== gamesDraw) return;
+  const byId = new Map(local.map((g) => [g.id, g]));
+  const ofAccount = new Map(accountGames.map((g) => [g.id, g]));
   const known = ids.map((id) => byId.get(id)).filter(Boolean);
-  const playing = known.filter((g) => g.status !== "finished");
-  const finished = known.filter((g) => g.status === "finished");
-  const item = (g) => {
-    const names = seatNames(g, g.players);
-    const mine = store.localSeats(g.id);
-    let line;
-    if (g.status === "finished") {
-      line = h("span", {}, t("won", { names: (g.winners || []).map((s) => names[s]).join(" & ") }), " · ",
-        g.scores.map((v, s) => h("span", { class: "score-chip" }, dot(s), String(v))));
-    } else {
-      const myTurn = mine.includes(g.current) && g.seats[g.current] && g.seats[g.current].kind === "human";
-      line = h("span", { class: myTurn ? "your-turn" : null }, myTurn ? t("your_turn") : t("turn_of", { name: names[g.current] }),
-        g.phase ? h("small", { class: "muted" }, " · " + t("round_phase", { phase: g.phase, round: g.round })) : null);
-    }
-    return h("li", { class: "game-item", "data-game": g.id },
-      h("div", { class: "gi-main" }, h("a", { href: `/game/${g.id}`, "data-link": "" }, h("b", {}, names.join(" · "))),
-        h("div", { class: "muted small" }, editionName(g.edition), " · ", line)),
-      h("div", { class: "gi-actions" },
-        g.status === "finished" ? h("a", { class: "btn small", href: `/replay/${g.id}`, "data-link": "" }, t("watch_replay")) : null,
-        h("a", { class: "btn small", href: `/game/${g.id}`, "data-link": "" }, t("open")),
-        h("button", { type: "button", class: "btn ghost small", title: t("forget"), "aria-label": t("forget_game", { names: names.join(" · ") }),
-          onclick: () => { store.forget(g.id); myGames(box); } }, h("span", { "aria-hidden": "true" }, "✕"))));
+  const all = [...known, ...accountGames.filter((g) => !byId.has(g.id))];
+  const yourTurn = (g) => {
+    if (g.status === "finished") return false;
+    if (ofAccount.has(g.id) && ofAccount.get(g.id).your_turn) return true;
+    const seat = g.seats && g.seats[g.current];
+    return store.localSeats(g.id).includes(g.current) && !!seat && seat.kind === "human";
   };
-  clear(box).append(h("h2", {}, t("my_games")),
+  const playing = all.filter((g) => g.status !== "finished").sort((a, b) => Number(yourTurn(b)) - Number(yourTurn(a)));
+  const finished = all.filter((g) => g.status === "finished");
+  // the account's games come back by themselves: only what this browser alone remembers can be forgotten
+  const item = (g) => gameItem(g, { yourTurn: yourTurn(g),
+    onForget: byId.has(g.id) && !ofAccount.has(g.id) ? () => { store.forget(g.id); myGames(box); } : null });
+  // (the DOM's own append() takes no arrays and would write "null": the parts, flattened, without the empty ones)
+  box.replaceChildren(...[h("h2", { id: "my-games-title" }, t("my_games")),
     playing.length ? [h("h3", {}, t("in_progress")), h("ul", { class: "game-list", id: "games-playing" }, playing.map(item))] : null,
     finished.length ? [h("h3", {}, t("finished")), h("ul", { class: "game-list", id: "games-finished" }, finished.map(item))] : null,
-    !known.length ? h("p", { class: "muted" }, t("no_games")) : null);
+    !all.length ? h("p", { class: "muted" }, t(account ? "no_games_account" : "no_games")) : null].flat().filter(Boolean));
 }
 
 // ---- join by invite ----

@@ -6,6 +6,7 @@ import { t, editionName, levelName } from "./i18n.js";
 import * as store from "./store.js";
 import { session, change, me, sameName, playerLink } from "./session.js";
 import { refusal } from "./account.js";
+import { gameItem } from "./panels.js";
 
 /** "5 min + 3 s", "20 s", "2 days per move", or "no clock". */
 export function clockText(clock) {
@@ -158,14 +159,8 @@ export async function lobbyPage(root, navigate) {
     try { st.games = (await api("/api/account/games")).games || []; } catch (e) { st.games = st.games || []; }
     const games = [...st.games].sort((a, b) => (b.your_turn ? 1 : 0) - (a.your_turn ? 1 : 0));
     clear(gamesBox).append(h("h2", { id: "your-games-title" }, t("your_games")),
-      games.length ? h("ul", { class: "game-list" }, games.map((g) => {
-        const names = (g.seats || []).map((s, i) => s.account || s.name || t("default_human", { n: i + 1 }));
-        return h("li", { class: "game-item" },
-          h("div", { class: "gi-main" }, h("a", { href: `/game/${g.id}`, "data-link": "" }, h("b", {}, names.join(" · "))),
-            h("div", { class: "muted small" }, editionName(g.edition), g.rated ? ` · ${t("rated")}` : "", " · ",
-              g.your_turn ? h("span", { class: "your-turn" }, t("your_turn")) : t("turn_of", { name: names[g.current] || "" }))),
-          h("div", { class: "gi-actions" }, h("a", { class: "btn small", href: `/game/${g.id}`, "data-link": "" }, t("open"))));
-      })) : h("p", { class: "muted" }, t("no_account_games")));
+      games.length ? h("ul", { class: "game-list" }, games.map((g) => gameItem(g, { yourTurn: g.your_turn })))
+        : h("p", { class: "muted" }, t("no_account_games")));
   }
   let seen = null;
   function show(msg) {

@@ -336,3 +336,29 @@ export function ratingChanges(changes, names) {
   return h("section", { class: "rating-changes", "aria-label": t("new_ratings") }, h("h2", { class: "panel-title" }, t("new_ratings")),
     h("ul", {}, changes.map((c) => h("li", {}, who(names, c.seat), " ", ratingChange(c.before, c.after)))));
 }
+
+/** The players of a game summary by seat: the account's name, else the seat's name. */
+export function gameNames(g) {
+  const seats = g.seats || [];
+  return Array.from({ length: g.players || seats.length }, (_, s) => (seats[s] && (seats[s].account || seats[s].name)) || t("default_human", { n: s + 1 }));
+}
+
+/** One game of a list (the home page's "My games", the lobby's "Your games"): the players as a link to the game, the
+ * edition, whose turn ("Your turn" marked when `yourTurn`) or who won; "Replay" once finished, "Open", and a
+ * "Forget" button when `onForget` is given. */
+export function gameItem(g, { yourTurn = false, onForget = null } = {}) {
+  const names = gameNames(g);
+  const line = g.status === "finished"
+    ? [t("won", { names: (g.winners || []).map((s) => names[s]).join(" & ") }), " · ",
+      (g.scores || []).map((v, s) => h("span", { class: "score-chip" }, dot(s), String(v)))]
+    : [yourTurn ? h("span", { class: "your-turn" }, t("your_turn")) : t("turn_of", { name: names[g.current] || t("someone") }),
+      g.phase ? h("small", { class: "muted" }, " · " + t("round_phase", { phase: g.phase, round: g.round })) : null];
+  return h("li", { class: ["game-item", yourTurn ? "turn-now" : null], "data-game": g.id },
+    h("div", { class: "gi-main" }, h("a", { href: `/game/${g.id}`, "data-link": "" }, h("b", {}, names.join(" · "))),
+      h("div", { class: "muted small" }, editionName(g.edition), g.rated ? ` · ${t("rated")}` : "", " · ", line)),
+    h("div", { class: "gi-actions" },
+      g.status === "finished" ? h("a", { class: "btn small", href: `/replay/${g.id}`, "data-link": "" }, t("watch_replay")) : null,
+      h("a", { class: "btn small", href: `/game/${g.id}`, "data-link": "" }, t("open")),
+      onForget ? h("button", { type: "button", class: "btn ghost small", title: t("forget"), "aria-label": t("forget_game", { names: names.join(" · ") }),
+        onclick: onForget }, h("span", { "aria-hidden": "true" }, "✕")) : null));
+}
