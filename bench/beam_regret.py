@@ -35,6 +35,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass
+from itertools import islice
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -47,7 +48,8 @@ from torres.ai.levels import (EXPERT_BUDGET, EXPERT_WIDTH, MASTER_BUDGET, MASTER
                               MASTER_WIDTH)
 from torres.ai.lookahead import LookaheadBot  # noqa: E402
 from torres.ai.planner import keep_choice, plan_turn  # noqa: E402
-from torres.engine import GameState, Rules  # noqa: E402
+from torres.ai.samples import turn_starts  # noqa: E402
+from torres.engine import GameState  # noqa: E402
 from torres.engine.actions import DECODE, Kind  # noqa: E402
 from torres.engine.state import Stage  # noqa: E402
 
@@ -59,22 +61,8 @@ KINDS = [(f"{players}p {label}", rules, players) for players in (2, 3, 4)
 
 def sample_positions(rules: str, players: int, count: int, seed: int) -> list[str]:
     """Positions at turn starts of games between experts: every third turn of each game, from the second on."""
-    out: list[str] = []
-    game = 0
-    while len(out) < count:
-        state = GameState(players, seed * 1000 + game, Rules.from_text(rules))
-        bots = [make_bot("expert", seed * 1000 + game * 10 + s) for s in range(players)]
-        actor, turns = -1, 0
-        while not state.is_over() and len(out) < count:
-            seat = state.current
-            if state.stage is Stage.TURN and seat != actor:
-                actor = seat
-                turns += 1
-                if turns % 3 == 2:
-                    out.append(state.position())
-            state.push(bots[seat].choose(state.view(seat)))
-        game += 1
-    return out
+    starts = turn_starts(rules, players, seed * 1000, "expert", every=3, at=2)
+    return [state.position() for state in islice(starts, count)]
 
 
 @dataclass

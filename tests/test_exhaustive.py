@@ -4,10 +4,11 @@ positions, it is deterministic, its node limit holds, it plays whole legal games
 from __future__ import annotations
 
 import random
+from itertools import islice
 
 import pytest
 
-from torres.ai import make_bot
+from torres.ai import make_bot, samples
 from torres.ai.evaluate import DEFAULT_WEIGHTS, MASTER_WEIGHTS
 from torres.ai.exhaustive import (ExhaustiveBot, score_evaluation, scored_now, search_turn, weights_evaluator)
 from torres.ai.planner import Evaluator, keep_choice, plan_turn
@@ -18,22 +19,7 @@ from torres.engine.state import Stage
 
 def turn_starts(rules: str, players: int, count: int, seed: int) -> list[GameState]:
     """States at the start of turns of games between cheap planners, spread over the games."""
-    out: list[GameState] = []
-    game = 0
-    while len(out) < count:
-        state = GameState(players, seed + game, Rules.from_text(rules))
-        bots = [make_bot("greedy:width=1", seed + game * 10 + s) for s in range(players)]
-        actor, turns = -1, 0
-        while not state.is_over() and len(out) < count:
-            seat = state.current
-            if state.stage is Stage.TURN and seat != actor:
-                actor = seat
-                turns += 1
-                if turns % 4 == 3:
-                    out.append(state.clone())
-            state.push(bots[seat].choose(state.view(seat)))
-        game += 1
-    return out
+    return list(islice(samples.turn_starts(rules, players, seed, "greedy:width=1", every=4, at=3), count))
 
 
 def brute_force(state: GameState, evaluator: Evaluator) -> tuple[float, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from itertools import islice
 from typing import Any
 
 import typer
@@ -19,9 +20,9 @@ from ..ai.greedy import GreedyBot
 from ..ai.lookahead import LookaheadBot
 from ..ai.levels import LEVELS
 from ..ai.mcts import ISMCTSBot
+from ..ai.samples import turn_starts
 from ..engine.board import clear_board_cache
 from ..engine.rules import Rules
-from ..engine.state import GameState, Stage
 from ..engine.view import SeatView
 from .app import app
 
@@ -32,23 +33,8 @@ SEARCH_SPECS = ("ismcts:iterations=8:candidates=4:width=6", "ismcts:iterations=8
 
 def sample_views(count: int, players: int, rules_text: str, seed: int = 0) -> list[SeatView]:
     """Views at the start of turns of greedy games, spread over the game."""
-    views: list[SeatView] = []
-    game = 0
-    while len(views) < count:
-        state = GameState(players, seed + game, Rules.from_text(rules_text))
-        bots = [make_bot("greedy:width=2", seed + game * 10 + s) for s in range(players)]
-        turn = 0
-        actor = -1
-        while not state.is_over() and len(views) < count:
-            seat = state.current
-            if state.stage is Stage.TURN and seat != actor:
-                actor = seat
-                turn += 1
-                if turn % 5 == 2:
-                    views.append(state.view(seat))
-            state.push(bots[seat].choose(state.view(seat)))
-        game += 1
-    return views
+    starts = turn_starts(rules_text, players, seed, "greedy:width=2", every=5, at=2)
+    return [state.view(state.current) for state in islice(starts, count)]
 
 
 def clear_caches() -> None:
