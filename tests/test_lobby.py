@@ -23,7 +23,7 @@ from torres.server.app import create_app
 from torres.server.protocol import Limits
 from torres.server.rooms import progress_of
 from torres.server.store import GameRow, SeekRow, Store, database_url, now
-from conftest import fresh_postgres_database
+from conftest import fresh_postgres_database, need_services
 
 FAST = Limits(burst=100_000, per_second=100_000)
 POSTGRES = os.environ.get("TORRES_TEST_POSTGRES")
@@ -430,8 +430,7 @@ def test_a_finished_game_gets_exactly_one_rematch(two_clients: tuple[TestClient,
 @pytest.fixture
 def shared() -> Iterator[tuple[TestClient, TestClient, str]]:
     """Two apps on one fresh PostgreSQL database and one Redis."""
-    if not (POSTGRES and REDIS):
-        pytest.skip("no PostgreSQL/Redis: run `eval \"$(scripts/services)\"` first")
+    need_services(redis=True)
     with fresh_postgres_database() as database:
         with TestClient(create_app(database, client_limits=FAST, redis=REDIS)) as first:
             with TestClient(create_app(database, client_limits=FAST, redis=REDIS)) as second:
@@ -466,8 +465,7 @@ def test_across_processes_on_postgresql_the_last_seat_is_taken_once(
 def test_another_deployment_sharing_the_redis_does_not_reach_these_accounts() -> None:
     """Account ids are small numbers every database has: a game started in another database whose processes
     share the Redis (the tests' processes do) must not send this database's account 1 to that game."""
-    if not (POSTGRES and REDIS):
-        pytest.skip("no PostgreSQL/Redis: run `eval \"$(scripts/services)\"` first")
+    need_services(redis=True)
     with fresh_postgres_database() as here, fresh_postgres_database() as elsewhere:
         with TestClient(create_app(here, client_limits=FAST, redis=REDIS)) as ours, \
                 TestClient(create_app(elsewhere, client_limits=FAST, redis=REDIS)) as theirs:

@@ -233,8 +233,8 @@ def test_a_player_who_timed_out_ranks_last_however_they_scored(client: TestClien
         state, _ = play_to_end(store, game_id, seed=seed, out_at={0: (100, "timeout")})
         if state.scores[0] > max(state.scores[1:]):
             break
-    else:
-        pytest.skip("no such game among the seeds tried")
+    else:  # the deals are fixed: a test that found none would otherwise stop testing anything
+        raise AssertionError("no deal of the 40 tried has the player who timed out scoring most")
     changes = ratings.apply(store, game_id)
     assert changes is not None
     assert changes[0]["rank"] == 3 and changes[0]["after"] < changes[0]["before"]
