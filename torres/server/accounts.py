@@ -22,7 +22,7 @@ import math
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from typing import Annotated, Any, Iterable, cast
 from urllib.parse import urlsplit
 
@@ -37,7 +37,7 @@ from .inputs import StrictJSONRoute, answers
 from .services import Services
 from .store import (
     AccountRow, LoginFailureRow, PresenceRow, RatingRow, SeatRow, SeekPlayerRow, SeekRow, SessionRow, Store,
-    new_secret, now, secret_hash, secret_matches,
+    aware, new_secret, now, secret_hash, secret_matches,
 )
 
 log = logging.getLogger("torres.server")
@@ -257,11 +257,6 @@ class Passwords:
 
 
 # --- the database (blocking: called through Store.call) --------------------------------------------------------
-def _aware(stamp: datetime) -> datetime:
-    """SQLite gives back naive datetimes; every stamp stored here is UTC."""
-    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)
-
-
 def _load_session(store: Store, session_id: str) -> _Session | None:
     with store.sessions() as session:
         row = session.execute(
@@ -332,7 +327,7 @@ def _wait_needed(store: Store, keys: list[str]) -> int:
     stamp = now()
     with store.sessions() as session:
         rows = session.scalars(select(LoginFailureRow).where(LoginFailureRow.key.in_(keys))).all()
-        ends = [_aware(row.since) + FAILURE_WINDOW for row in rows if row.count >= FAILURE_LIMIT]
+        ends = [aware(row.since) + FAILURE_WINDOW for row in rows if row.count >= FAILURE_LIMIT]
     return max((math.ceil((end - stamp).total_seconds()) for end in ends if end > stamp), default=0)
 
 

@@ -23,7 +23,7 @@ from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 from sqlalchemy import select, update
 
-from .store import TAKEOVER_LEVEL
+from .store import TAKEOVER_LEVEL, aware
 
 if TYPE_CHECKING:
     from .services import Services
@@ -66,13 +66,6 @@ Spec = Union[LiveClock, CorrespondenceClock]
 def now() -> datetime:
     """The server's time (module-level so tests can move it)."""
     return datetime.now(timezone.utc)
-
-
-def aware(moment: datetime | None) -> datetime | None:
-    """SQLite hands stored times back without their zone; every time here is UTC."""
-    if moment is None or moment.tzinfo is not None:
-        return moment
-    return moment.replace(tzinfo=timezone.utc)
 
 
 def _spec(spec: ClockSpec | Spec) -> Spec:
@@ -132,7 +125,7 @@ def turn_change(text: str, left: list[int], deadline: datetime | None, before: i
     spec = parse(text)
     left = list(left)
     if deadline is not None and isinstance(spec, LiveClock):
-        remaining = (aware(deadline) - now) // timedelta(milliseconds=1)  # type: ignore[operator]
+        remaining = (aware(deadline) - now) // timedelta(milliseconds=1)
         left[before] = max(0, remaining) + spec.increment * 1000
     if after is None:
         return left, None

@@ -15,7 +15,7 @@ import logging
 import secrets
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any, AsyncIterator, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
@@ -30,7 +30,7 @@ from .inputs import answers, loads
 from .protocol import Limits, NewGame, _Bucket, _receive_text
 from .rooms import Connection, dumps, progress_of, summary_json
 from .services import Services
-from .store import AccountRow, GameRow, PresenceRow, SeatRow, SeekPlayerRow, SeekRow, Store, now
+from .store import AccountRow, GameRow, PresenceRow, SeatRow, SeekPlayerRow, SeekRow, Store, aware, now
 
 log = logging.getLogger("torres.server.lobby")
 
@@ -108,15 +108,10 @@ class Start:
 
 
 # --- the database (blocking: run through Store.call) ----------------------------------------------------------
-def _aware(stamp: datetime) -> datetime:
-    """SQLite gives back naive datetimes; every stamp here is UTC."""
-    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)
-
-
 def _seek_json(row: SeekRow, creator: str, joined: list[str]) -> dict[str, Any]:
     return {"id": row.id, "creator": creator, "players": row.players, "edition": Rules.from_text(row.rules).edition,
             "rules": row.rules, "rated": row.rated, "clock": clocks.json_of(row.clock), "bots": row.bots,
-            "note": row.note, "joined": joined, "created": _aware(row.created).isoformat(timespec="seconds")}
+            "note": row.note, "joined": joined, "created": aware(row.created).isoformat(timespec="seconds")}
 
 
 def _seeks_json(session: Any, rows: list[SeekRow]) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, HTTPException, Query
@@ -25,7 +25,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from .inputs import answers
 from .rooms import summary_json
-from .store import AccountRow, EventRow, GameRow, PresenceRow, RatedGameRow, RatingRow, SeatRow, Store, now
+from .store import AccountRow, EventRow, GameRow, PresenceRow, RatedGameRow, RatingRow, SeatRow, Store, aware, now
 
 if TYPE_CHECKING:
     from .services import Services
@@ -179,10 +179,6 @@ def _rating_json(row: RatingRow) -> dict[str, Any]:
             "mu": row.mu, "sigma": row.sigma}
 
 
-def _aware(stamp: datetime) -> datetime:
-    return stamp if stamp.tzinfo is not None else stamp.replace(tzinfo=timezone.utc)
-
-
 def profile(store: Store, username: str) -> dict[str, Any] | None:
     """A player's public profile (``None``: no such player, or the account was deleted)."""
     with store.sessions() as session:
@@ -199,8 +195,8 @@ def profile(store: Store, username: str) -> dict[str, Any] | None:
             .order_by(GameRow.updated.desc()).limit(RECENT_GAMES)))
     order = {game_id: i for i, game_id in enumerate(recent)}
     games = sorted(store.listed(recent), key=lambda pair: order[pair[0].id])
-    online = seen is not None and _aware(seen) > now() - timedelta(seconds=ONLINE_SECONDS)
-    return {"username": account.username, "created": _aware(account.created).isoformat(timespec="seconds"),
+    online = seen is not None and aware(seen) > now() - timedelta(seconds=ONLINE_SECONDS)
+    return {"username": account.username, "created": aware(account.created).isoformat(timespec="seconds"),
             "online": online, "ratings": {str(r.players): _rating_json(r) for r in ratings},
             "recent": [summary_json(stored, stored.seats, stored.version, stored.bot_speed, progress)
                        for stored, progress in games]}

@@ -24,7 +24,7 @@ from typing import Any, AsyncIterator, Awaitable, Callable
 from ..engine.rules import Rules
 from ..engine.state import GameState, IllegalActionError
 from . import clocks
-from .store import Conflict, Progress, Seat, Store, StoredGame, secret_matches
+from .store import Conflict, Progress, Seat, Store, StoredGame, aware, secret_matches
 from .views import event_json, json_text, seat_view_json
 
 log = logging.getLogger("torres.server")
@@ -287,7 +287,7 @@ class Room:
             raise Rejected("out", f"a bot plays this seat now (its player {reason}): it cannot be taken back")
         if by_bot and not info.is_bot:
             raise Rejected("not_your_turn", "a person plays this seat now")
-        deadline = clocks.aware(self.stored.deadline)
+        deadline = aware(self.stored.deadline)
         if not by_bot and deadline is not None and at >= deadline:
             raise Rejected("time_up", "your time has run out: a bot takes over your seat")
 

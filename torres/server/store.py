@@ -15,7 +15,7 @@ import secrets
 from importlib import resources
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar, overload
 
 from sqlalchemy import (
     JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, Text, bindparam, create_engine, event,
@@ -33,6 +33,17 @@ TAKEOVER_LEVEL = "strong"
 
 def now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+@overload
+def aware(stamp: datetime) -> datetime: ...
+@overload
+def aware(stamp: None) -> None: ...
+def aware(stamp: datetime | None) -> datetime | None:
+    """A stored time with its zone: SQLite hands times back without one, and every time stored here is UTC."""
+    if stamp is None or stamp.tzinfo is not None:
+        return stamp
+    return stamp.replace(tzinfo=timezone.utc)
 
 
 def new_secret() -> str:
