@@ -210,3 +210,49 @@ export function animateChange(before, model, drawn) {
     if (!moved.has(m.sq) && (m.seat >= 0 || m.king)) slide(drawn.piece(m.sq), drawn.anchor(m.sq, was[m.sq].level), drawn.anchor(m.sq, m.level), 0);
   }
 }
+
+const DIRECT_KINDS = ["start", "king", "castle"];
+const MODE_KINDS = ["block", "knight"];
+
+/** What the board lights up, from the legal actions on offer (`L`) and the selection (a knight, a mode, a card):
+ * squares to act on (each with its actions), knights to pick up, the grouped modes. `direct`: the actions that need
+ * no selection (a start knight, the king, a castle) light up without one — on the game page, not on the
+ * tutorial's board. Shared by both, so a lesson's board behaves as a game's. */
+export function boardTargets(L, sel, direct) {
+  const targets = new Map();
+  const selectable = new Set();
+  const modes = [];
+  let selected = null;
+  const add = (sq, a) => { if (!targets.has(sq)) targets.set(sq, []); targets.get(sq).push(a); };
+  if (sel && sel.type === "card") {
+    const plays = L.filter((a) => a.card === sel.card && a.kind !== "keep");
+    const two = plays.filter((a) => a.from);
+    const froms = [...new Set(two.map((a) => a.from))];
+    const from = sel.from || (froms.length === 1 ? froms[0] : null);
+    const pick = (f) => add(f, { kind: "pick", pick: f, card: sel.card, cost: 0 });
+    if (from) {
+      selected = from;
+      two.filter((a) => a.from === from).forEach((a) => add(a.to, a));
+      froms.filter((f) => f !== from).forEach(pick);
+    } else {
+      froms.forEach(pick);
+    }
+    plays.filter((a) => !a.from && a.to).forEach((a) => add(a.to, a));
+  } else {
+    const moves = L.filter((a) => a.kind === "move");
+    moves.forEach((a) => selectable.add(a.from));
+    for (const kind of MODE_KINDS) {
+      const acts = L.filter((a) => a.kind === kind && a.to);
+      if (acts.length) modes.push({ kind, cost: Math.max(...acts.map((a) => a.cost || 0)), on: !!(sel && sel.type === "mode" && sel.kind === kind) });
+    }
+    if (sel && sel.type === "knight") {
+      selected = sel.sq;
+      moves.filter((a) => a.from === sel.sq).forEach((a) => add(a.to, a));
+    } else if (sel && sel.type === "mode") {
+      L.filter((a) => a.kind === sel.kind && a.to).forEach((a) => add(a.to, a));
+    } else if (direct) {
+      L.filter((a) => DIRECT_KINDS.includes(a.kind) && a.to).forEach((a) => add(a.to, a));
+    }
+  }
+  return { targets, selectable, selected, modes };
+}

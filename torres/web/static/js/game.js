@@ -6,13 +6,12 @@ import { t, getLang, cardName, cardText, onLangChange, speedName } from "./i18n.
 import { Connection, statusBanner } from "./connection.js";
 import { renderBoard, squaresIn, squareRect, announce } from "./board.js";
 import * as P from "./panels.js";
+import { boardTargets } from "./boardkit.js";
 import * as store from "./store.js";
 import { session, me, sameName, change } from "./session.js";
 
 // Square actions lit at once (setup, the king), and those grouped behind a button under the board: a selection
 // narrows the lit squares (a knight: its moves; "build a block": where a block may go).
-const DIRECT_KINDS = ["start", "king", "castle"];
-const MODE_KINDS = ["block", "knight"];
 const BUTTON_KINDS = ["stack", "buy", "score", "end", "king_stay", "first"];
 
 export function seatNames(game, players) {
@@ -262,44 +261,7 @@ export async function gamePage(root, gameId, app) {
   }
 
   function interaction() {
-    const L = legal();
-    const targets = new Map();
-    const selectable = new Set();
-    const modes = [];
-    let selected = null;
-    const add = (sq, a) => { if (!targets.has(sq)) targets.set(sq, []); targets.get(sq).push(a); };
-    const sel = st.sel;
-    if (sel && sel.type === "card") {
-      const plays = L.filter((a) => a.card === sel.card && a.kind !== "keep");
-      const two = plays.filter((a) => a.from);
-      const froms = [...new Set(two.map((a) => a.from))];
-      const from = sel.from || (froms.length === 1 ? froms[0] : null);
-      const pick = (f) => add(f, { kind: "pick", pick: f, card: sel.card, cost: 0 });
-      if (from) {
-        selected = from;
-        two.filter((a) => a.from === from).forEach((a) => add(a.to, a));
-        froms.filter((f) => f !== from).forEach(pick);
-      } else {
-        froms.forEach(pick);
-      }
-      plays.filter((a) => !a.from && a.to).forEach((a) => add(a.to, a));
-    } else {
-      const moves = L.filter((a) => a.kind === "move");
-      moves.forEach((a) => selectable.add(a.from));
-      for (const kind of MODE_KINDS) {
-        const acts = L.filter((a) => a.kind === kind && a.to);
-        if (acts.length) modes.push({ kind, cost: Math.max(...acts.map((a) => a.cost || 0)), on: !!(sel && sel.type === "mode" && sel.kind === kind) });
-      }
-      if (sel && sel.type === "knight") {
-        selected = sel.sq;
-        moves.filter((a) => a.from === sel.sq).forEach((a) => add(a.to, a));
-      } else if (sel && sel.type === "mode") {
-        L.filter((a) => a.kind === sel.kind && a.to).forEach((a) => add(a.to, a));
-      } else {
-        L.filter((a) => DIRECT_KINDS.includes(a.kind) && a.to).forEach((a) => add(a.to, a));
-      }
-    }
-    return { targets, selectable, selected, modes };
+    return boardTargets(legal(), st.sel, true);
   }
 
   /** Choose (or drop) one of the grouped square actions: only its squares light up. */

@@ -7,12 +7,12 @@ import { h, clear, api } from "./dom.js";
 import { t, getLang, onLangChange, cardName, cardText, levelName } from "./i18n.js";
 import { renderBoard, announce } from "./board.js";
 import * as P from "./panels.js";
+import { boardTargets } from "./boardkit.js";
 import * as store from "./store.js";
 
 const DONE = "tutorialDone";
 // The lesson's offer → the kinds of legal actions it lights up or shows as buttons.
 const OFFER_KINDS = { move: ["move"], knight: ["knight"], block: ["block"], stack: ["stack"], score: ["score"], end: ["end"] };
-const MODE_KINDS = ["block", "knight"];
 
 function loc(text) { return text ? (text[getLang()] || text.en || "") : ""; }
 function done() { const v = store.pref(DONE, []); return new Set(Array.isArray(v) ? v : []); }
@@ -110,35 +110,7 @@ async function lessonPage(root, lessonId, navigate) {
 
   /** What the board lights up, from the offered legal actions and the selection (a knight, a mode, a card). */
   function interaction() {
-    const L = legal();
-    const targets = new Map();
-    const selectable = new Set();
-    const modes = [];
-    let selected = null;
-    const add = (sq, a) => { if (!targets.has(sq)) targets.set(sq, []); targets.get(sq).push(a); };
-    const sel = st.sel;
-    if (sel && sel.type === "card") {
-      const plays = L.filter((a) => a.card === sel.card);
-      const froms = [...new Set(plays.filter((a) => a.from).map((a) => a.from))];
-      const from = sel.from || (froms.length === 1 ? froms[0] : null);
-      if (from) selected = from;
-      plays.filter((a) => a.from && a.from === from).forEach((a) => add(a.to, a));
-      froms.filter((f) => f !== from).forEach((f) => add(f, { kind: "pick", pick: f, card: sel.card, cost: 0 }));
-      plays.filter((a) => !a.from && a.to).forEach((a) => add(a.to, a));
-    } else {
-      L.filter((a) => a.kind === "move").forEach((a) => selectable.add(a.from));
-      for (const kind of MODE_KINDS) {
-        const acts = L.filter((a) => a.kind === kind && a.to);
-        if (acts.length) modes.push({ kind, cost: Math.max(...acts.map((a) => a.cost || 0)), on: !!(sel && sel.type === "mode" && sel.kind === kind) });
-      }
-      if (sel && sel.type === "knight") {
-        selected = sel.sq;
-        L.filter((a) => a.kind === "move" && a.from === sel.sq).forEach((a) => add(a.to, a));
-      } else if (sel && sel.type === "mode") {
-        L.filter((a) => a.kind === sel.kind && a.to).forEach((a) => add(a.to, a));
-      }
-    }
-    return { targets, selectable, selected, modes };
+    return boardTargets(legal(), st.sel, false);
   }
 
   async function send(action) {
