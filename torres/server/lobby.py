@@ -523,11 +523,7 @@ class Lobby:
             pass
         finally:
             self.sockets.discard(socket)
-            connection.close()
-            try:
-                await asyncio.wait_for(pump, 2.0)
-            except (asyncio.TimeoutError, Exception):
-                pump.cancel()
+            await connection.finish(pump)
         if cut_off:
             await websocket.close(code=1008)
 

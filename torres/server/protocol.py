@@ -201,11 +201,7 @@ async def handle_socket(websocket: WebSocket, room: Room, store: Store, pool: An
         pass
     finally:
         room.connections.discard(connection)
-        connection.close()
-        try:
-            await asyncio.wait_for(pump, 2.0)
-        except (asyncio.TimeoutError, Exception):
-            pump.cancel()
+        await connection.finish(pump)
         if connection.seat is not None:
             room.broadcast_summary()
     if cut_off:  # the error is sent; a policy-violation close tells the client not to go on like this

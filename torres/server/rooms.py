@@ -82,6 +82,15 @@ class Connection:
             except asyncio.QueueFull:
                 pass
 
+    async def finish(self, pump: "asyncio.Task[None]") -> None:
+        """Close, and give the messages still queued two seconds to go out through ``pump`` (a page that stopped
+        reading is not waited for)."""
+        self.close()
+        try:
+            await asyncio.wait_for(pump, 2.0)
+        except (asyncio.TimeoutError, Exception):
+            pump.cancel()
+
     async def pump(self) -> None:
         """Send queued messages in order until closed."""
         while True:
