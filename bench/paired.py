@@ -56,7 +56,7 @@ def _phase_means(runs: dict[int, tuple[float, float, list[float]]], games: list[
 
 
 def compare(first: dict[str, Any], second: dict[str, Any], entry: int = 0) -> Paired:
-    for key in ("seed", "players", "edition"):
+    for key in ("seed", "players", "edition", "random_setup"):
         if first.get(key) != second.get(key):
             raise ValueError(f"the runs differ in {key} ({first.get(key)!r} vs {second.get(key)!r}): "
                              "not the same deals")

@@ -359,3 +359,30 @@ def test_a_tournament_counts_the_king_move_after_a_seats_last_turn_as_a_turn_of_
             state.push(bots[seat].choose(state.view(seat)))
         assert list(state.scores) == result.scores  # the same game
         assert result.turns == expected, (game, same_seat_king_moves)
+
+
+def test_a_tournament_without_cards_plays_new_games_only_with_a_random_setup() -> None:
+    """Rio Grande without buying has no chance at all: two deterministic bots play the same game every time their
+    seats are the same (issue #34: an outside run measured 20 games that were two). ``--random-setup`` makes the
+    first knights and the king random, drawn from each game's seed, and leaves the turns to the bots."""
+    from torres.cli.tournament import play_game
+
+    rules = "riogrande:max_buys=0"
+    same = [play_game(["strong", "greedy"], game, 2, rules, seed=3) for game in (0, 2, 4)]
+    assert same[0].scores == same[1].scores == same[2].scores
+    varied = [play_game(["strong", "greedy"], game, 2, rules, seed=3, random_setup=True) for game in (0, 2, 4)]
+    assert len({tuple(r.scores) for r in varied}) > 1
+    again = play_game(["strong", "greedy"], 2, 2, rules, seed=3, random_setup=True)
+    assert again.scores == varied[1].scores  # the setup comes from the game's seed: a run replays
+    # every turn's thinking time is recorded (CPU seconds), one entry a turn
+    assert [len(times) for times in again.turn_seconds] == again.turns
+    assert again.slowest == [max(times) for times in again.turn_seconds]
+
+
+def test_tournament_reports_the_median_and_slowest_turn() -> None:
+    from torres.cli.tournament import run_tournament
+
+    summary = run_tournament(["strong", "random"], games=2, players=2, rules_text="riogrande", seed=1)
+    rows = summary.to_json()["bots"]
+    assert all(0 <= row["median_turn"] <= row["slowest_turn"] for row in rows)
+    assert rows[0]["median_turn"] > rows[1]["median_turn"]  # a planner thinks longer than a random choice

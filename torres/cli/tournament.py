@@ -1,12 +1,19 @@
 """``torres tournament``: seeded games between bots, seats rotated, in parallel processes; win rates with 95%
-Wilson intervals, mean scores, seconds per turn and openskill (Plackett–Luce) ratings."""
+Wilson intervals, mean scores, thinking time per turn and openskill (Plackett–Luce) ratings.
+
+Thinking time is the deciding process's CPU time (``time.process_time``), not the wall clock: with ``--jobs`` as
+many as the cores, or another program running, a wall clock counts the time a process waited for a core, and a
+machine's load would change a bot's reported speed (issue #34: a wall-clock maximum of 3.34 s against 0.98 s of
+CPU). A bot's turn is the time of all its decisions of one turn (its actions and keeps)."""
 
 from __future__ import annotations
 
 import json
 import math
 import multiprocessing
+import random
 import shlex
+import statistics
 import sys
 import time
 from dataclasses import dataclass, field
@@ -34,35 +41,46 @@ class GameResult:
     seconds: list[float]  # thinking time by seat
     turns: list[int]  # turns taken by seat
     slowest: list[float]  # the longest single turn by seat
+    turn_seconds: list[list[float]] = field(default_factory=list)  # every turn's thinking time, by seat
     phases: list[list[int]] = field(default_factory=list)  # the scores by seat after each phase's scoring
 
 
-def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: int) -> GameResult:
-    """One game: seat ``s`` is played by entry ``(s + game) % players`` (seats rotate from game to game)."""
+def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: int,
+              random_setup: bool = False) -> GameResult:
+    """One game: seat ``s`` is played by entry ``(s + game) % players`` (seats rotate from game to game). With
+    ``random_setup`` every decision before the first turn (the master version's castles, the first knights, the
+    king) is a random legal one, drawn from the game's own seed."""
     rules = Rules.from_text(rules_text)
     state = GameState(players, seed * 100_003 + game, rules)
+    if random_setup:
+        setup = random.Random(seed * 1_000_033 + game)
+        while state.stage in SETUP_STAGES:
+            state.push(setup.choice(state.legal_action_ids()))
     entries = [(s + game) % players for s in range(players)]
     seats = [make_bot(bots[entries[s]], seed * 1_000_003 + game * 16 + s) for s in range(players)]
     seconds = [0.0] * players
     turns = [0] * players
-    slowest = [0.0] * players
-    turn_time = 0.0
+    turn_seconds: list[list[float]] = [[] for _ in range(players)]
     turn: tuple[int, ...] = ()
     while not state.is_over():
         seat = state.current
         if _turn_of(state) != turn:
             turn = _turn_of(state)
-            turn_time = 0.0
             turns[seat] += 1
-        t0 = time.perf_counter()
+            turn_seconds[seat].append(0.0)
+        t0 = time.process_time()
         action = seats[seat].choose(state.view(seat))
-        dt = time.perf_counter() - t0
+        dt = time.process_time() - t0
         seconds[seat] += dt
-        turn_time += dt
-        slowest[seat] = max(slowest[seat], turn_time)
+        turn_seconds[seat][-1] += dt
         state.push(action)
+    slowest = [max(times, default=0.0) for times in turn_seconds]
     return GameResult(game, entries, list(state.scores), seconds, turns, slowest,
-                      [list(scoring.after) for scoring in state.scorings])
+                      phases=[list(scoring.after) for scoring in state.scorings], turn_seconds=turn_seconds)
+
+
+#: The decisions before the first turn, which ``--random-setup`` makes at random.
+SETUP_STAGES = (Stage.CASTLES, Stage.KNIGHTS, Stage.KING_SETUP)
 
 
 def _turn_of(state: GameState) -> tuple[int, ...]:
@@ -73,7 +91,7 @@ def _turn_of(state: GameState) -> tuple[int, ...]:
     return (state.current, state.phase, state.round, state.turn, -1 if playing else int(state.stage))
 
 
-def _run(args: tuple[list[str], int, int, str, int]) -> GameResult:
+def _run(args: tuple[list[str], int, int, str, int, bool]) -> GameResult:
     return play_game(*args)
 
 
@@ -97,6 +115,7 @@ class Summary:
     seconds: list[float] = field(default_factory=list)
     turns: list[int] = field(default_factory=list)
     slowest: list[float] = field(default_factory=list)
+    median: list[float] = field(default_factory=list)  # the median turn's thinking time
     mu: list[float] = field(default_factory=list)
     sigma: list[float] = field(default_factory=list)
     results: list[GameResult] = field(default_factory=list)  # by game number
@@ -108,7 +127,8 @@ class Summary:
             rows.append({
                 "bot": label, "wins": self.wins[i], "win_rate": self.wins[i] / max(1, self.games),
                 "ci95": [low, high], "mean_score": self.score_sum[i] / max(1, self.games),
-                "seconds_per_turn": self.seconds[i] / max(1, self.turns[i]), "slowest_turn": self.slowest[i],
+                "seconds_per_turn": self.seconds[i] / max(1, self.turns[i]),
+                "median_turn": self.median[i] if self.median else 0.0, "slowest_turn": self.slowest[i],
                 "mu": self.mu[i], "sigma": self.sigma[i], "ordinal": self.mu[i] - 3 * self.sigma[i],
             })
         # each game's seats and scores, so that two runs on the same seed can be compared deal by deal
@@ -141,6 +161,9 @@ def summarize(bots: list[str], results: list[GameResult]) -> Summary:
         rated = model.rate(teams, scores=[float(sc) for sc in r.scores])
         for seat, entry in enumerate(r.entries):
             ratings[entry] = rated[seat][0]
+    s.median = [statistics.median([t for r in s.results for seat, entry in enumerate(r.entries) if entry == e
+                                   for t in (r.turn_seconds[seat] if r.turn_seconds else [])] or [0.0])
+                for e in range(k)]
     s.mu = [float(x.mu) for x in ratings]
     s.sigma = [float(x.sigma) for x in ratings]
     return s
@@ -148,14 +171,14 @@ def summarize(bots: list[str], results: list[GameResult]) -> Summary:
 
 def run_tournament(bots: list[str], games: int, players: int, rules_text: str, seed: int = 0, jobs: int = 1,
                    progress: Optional[Progress] = None,
-                   partial: Optional[Callable[[Summary], None]] = None) -> Summary:
+                   partial: Optional[Callable[[Summary], None]] = None, random_setup: bool = False) -> Summary:
     """Play the games (``jobs`` processes); ``partial`` gets the summary so far every 10 games."""
     if len(bots) != players:
         raise ValueError(f"{len(bots)} bots for {players} players: give one bot per seat")
     Rules.from_text(rules_text)  # fail early on a bad edition
     for b in bots:
         make_bot(b)  # ... or a bad bot
-    tasks = [(bots, g, players, rules_text, seed) for g in range(games)]
+    tasks = [(bots, g, players, rules_text, seed, random_setup) for g in range(games)]
     results: list[GameResult] = []
     task_id = progress.add_task("games", total=games) if progress is not None else None
 
@@ -180,13 +203,13 @@ def run_tournament(bots: list[str], games: int, players: int, rules_text: str, s
 def render(summary: Summary, title: str) -> Table:
     table = Table(title=title)
     table.add_column("bot", no_wrap=True)
-    for col in ("win rate", "95% CI", "mean score", "s/turn", "max s/turn", "openskill μ±σ"):
+    for col in ("win rate", "95% CI", "mean score", "s/turn", "median", "max s/turn", "openskill μ±σ"):
         table.add_column(col, justify="right", no_wrap=True)
     data = summary.to_json()["bots"]
     for row in data:
         low, high = row["ci95"]
         table.add_row(row["bot"], f"{row['win_rate']:.1%}", f"{low:.1%}–{high:.1%}", f"{row['mean_score']:.1f}",
-                      f"{row['seconds_per_turn']:.3f}", f"{row['slowest_turn']:.2f}",
+                      f"{row['seconds_per_turn']:.3f}", f"{row['median_turn']:.3f}", f"{row['slowest_turn']:.2f}",
                       f"{row['mu']:.1f}±{row['sigma']:.1f}")
     return table
 
@@ -202,6 +225,9 @@ def tournament(
     seed: int = typer.Option(0, help="Base seed: the same seed replays the same games"),
     jobs: int = typer.Option(1, help="Parallel processes"),
     json_out: Optional[str] = typer.Option(None, "--json", help="Also write the results as JSON to this file"),
+    random_setup: bool = typer.Option(False, "--random-setup", help="Make every decision before the first turn "
+                                      "(first knights, king, master castles) at random: without cards a game has "
+                                      "no chance at all, and every game between two bots would be the same"),
 ) -> None:
     """Play seeded games between bots with seats rotated; print win rates, scores, speed and ratings."""
     tune_for_search()
@@ -218,22 +244,28 @@ def tournament(
                 if json_out:
                     data = partial.to_json()
                     data.update({"players": players, "edition": rules_text, "seed": seed, "partial": True,
+                                 "random_setup": random_setup,
                                  "wall_seconds": time.perf_counter() - start, "command": command})
                     with open(json_out, "w") as fh:
                         json.dump(data, fh, indent=2)
 
-            summary = run_tournament(names, games, players, rules_text, seed, jobs, progress, save)
+            summary = run_tournament(names, games, players, rules_text, seed, jobs, progress, save, random_setup)
             wall = time.perf_counter() - start
     except ValueError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        from rich.markup import escape  # the message is text: 'pip install "torres[env]"' is no markup
+
+        console.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from None
-    title = f"{games} games, {players} players, {rules_text}, seed {seed} ({wall:.0f} s wall)"
+    title = (f"{games} games, {players} players, {rules_text}, seed {seed}"
+             f"{', random setup' if random_setup else ''} ({wall:.0f} s wall; "
+             f"s/turn: CPU seconds of a bot's turn)")
     console.print(render(summary, title))
     if command:
         console.print(f"[dim]{command}[/dim]")
     if json_out:
         data = summary.to_json()
-        data.update({"players": players, "edition": rules_text, "seed": seed, "wall_seconds": wall,
+        data.update({"players": players, "edition": rules_text, "seed": seed, "random_setup": random_setup,
+                     "wall_seconds": wall,
                      "command": command})
         with open(json_out, "w") as fh:
             json.dump(data, fh, indent=2)
