@@ -12,7 +12,7 @@ choice (no simulation). Noise in the reference itself is reported as the mean st
 reference values.
 
 This measures only how the simulations are allocated (how close a cheap run comes to a long one), not whether the
-simulated continuation is a good model of the game: only matches answer that (docs/strength.md).
+simulated continuation is a good model of the game: only matches answer that (docs/strength-log.md).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The learning experiments of issue #14 (docs/strength.md, "What each lever gained"), reproducible and seeded.
+"""The learning experiments of issue #14 (docs/strength-log.md, "A learned evaluation"), reproducible and seeded.
 
     .venv/bin/python scripts/learn_eval.py generate --games 160 --seed 7 --jobs 2 --policies greedy --out pos.npz
     .venv/bin/python scripts/learn_eval.py residuals pos.npz

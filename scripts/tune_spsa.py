@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tune evaluation weights by play: SPSA over paired 2-player games (issue #14, docs/strength.md).
+"""Tune evaluation weights by play: SPSA over paired 2-player games (issue #14, docs/strength-log.md).
 
     .venv/bin/python scripts/tune_spsa.py --iterations 240 --jobs 2 --seed 1 --out spsa.jsonl
 
@@ -40,7 +40,7 @@ from torres.ai.collector import tune_for_search  # noqa: E402
 from torres.engine import GameState, Rules  # noqa: E402
 
 #: name:start:c:lowest allowed value, where c is the size of a perturbation; the start is the first master's
-#: 2-player weights (later=0.6, the rest tuned), where docs/strength.md's first run began.
+#: 2-player weights (later=0.6, the rest tuned), where docs/strength-log.md's first run began.
 DEFAULT_PARAMS = "later:0.6:0.1:0,reach:0.6:0.1:0,card:3:0.5:0,reserve:4:0.6:0,king:1:0.25:0,decay:0.5:0.07:0.05"
 
 

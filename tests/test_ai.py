@@ -151,7 +151,7 @@ def test_hint_suggests_the_climb() -> None:
 
 @pytest.mark.slow  # two whole games of the master's planner (~20 s); one position: the three-player hint test
 def test_the_master_plays_the_wider_planners_game_with_three_or_four_players() -> None:
-    # its weights differ only in 2-player games (docs/strength.md: in larger ones the first master's later-scoring
+    # its weights differ only in 2-player games (docs/strength-log.md: in larger ones the first master's later-scoring
     # weight lost against the expert's); there it is the expert's planner, wider and with more evaluations
     histories = []
     for spec in ("master", f"greedy:width={MASTER_WIDTH}:budget={MASTER_MANY_BUDGET}"):

@@ -1,4 +1,4 @@
-"""scripts/learn_eval.py, which reproduces the learning experiments of docs/strength.md, is seeded: the same
+"""scripts/learn_eval.py, which reproduces the learning experiments of docs/strength-log.md, is seeded: the same
 command gives the same positions, and its fits run on them."""
 
 from __future__ import annotations

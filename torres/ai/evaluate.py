@@ -51,10 +51,10 @@ class Weights:
 
 
 DEFAULT_WEIGHTS = Weights()
-#: The first hand weights, before tuning by self-play (docs/strength.md): the casual level's evaluation.
+#: The first hand weights, before tuning by self-play (docs/strength-log.md): the casual level's evaluation.
 BASIC_WEIGHTS = Weights(later=0.75, reach=0.5, card=1.5, reserve=0.0)
 #: The master level's weights, tuned by play for 2-player games inside the master's look-ahead against the expert
-#: and ``greedy`` in turn (scripts/tune_spsa.py, SPSA run 11 in docs/strength.md; ``king`` and ``decay`` are run
+#: and ``greedy`` in turn (scripts/tune_spsa.py, SPSA run 11 in docs/strength-log.md; ``king`` and ``decay`` are run
 #: 7's, which run 11 left alone; weights tuned against the expert alone lost to ``greedy``): castle points standing
 #: now count far less at later scorings than at the coming one, climbing potential more (the rival's about half),
 #: cards more and reserve knights less than in the tuned weights, the king's bonus less. In 3–4-player games it
