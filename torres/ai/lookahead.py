@@ -1,17 +1,17 @@
 """The master's search: a whole-turn planner proposes its best few turns, and each is judged by what follows it —
 the rival's reply and the bot's own next turn — on the same few deals of the cards it cannot see. (The master's
 planner is the expert's, four times as wide and with six times the evaluations: the look-ahead over it wins far
-more often than over the expert's own, docs/strength.md.)
+more often than over the expert's own, docs/strength-log.md.)
 
 A turn that looks best when it ends can look worse once the rival has answered it; judged after the rival's reply
 alone, the bot would favour turns that leave the rival little, since its own next turn is not played (that
-two-ply look-ahead lost in docs/strength.md). So every candidate is followed by two whole turns, the rival's and
+two-ply look-ahead lost in docs/strength-log.md). So every candidate is followed by two whole turns, the rival's and
 its own, each planned by the width-4 planner with an evaluation budget, and scored by the evaluation. The
 candidates meet on shared deals (common random numbers) and the worse half is dropped after each deal
 (successive halving, :meth:`~torres.ai.mcts.ISMCTSBot._paired`), so the deal's luck does not decide. A turn's
 score is its simulations' mean plus ``prior`` times its own evaluation as the planner found it (on the same
 ``tanh`` scale), a hedge against the errors of the simulated turns' model of the game. The master's is 1, the
-setting its weights were tuned in (docs/strength.md). The search itself is :class:`~torres.ai.mcts.ISMCTSBot`
+setting its weights were tuned in (docs/strength-log.md). The search itself is :class:`~torres.ai.mcts.ISMCTSBot`
 with those settings; this class makes it a level: a :class:`~torres.ai.greedy.GreedyBot` (its planner settings,
 the live clock cap, hints) that plays the planner's own turn in games of more than ``players`` players, where the
 look-ahead did not pay and more evaluations (``many_budget``, and ``many_width``) pay instead.
@@ -46,9 +46,16 @@ class LookaheadBot(GreedyBot):
         self.players = players
         # the planner's settings in games of more than ``players`` players (0: ``width`` and ``budget``)
         self.many_width, self.many_budget = many_width or width, many_budget or budget
+        # A turn's evaluations stop where the planner's alone would (half as much again as its budget), the
+        # simulated turns' included: the most they can take is kept from the root's beam. The budget counts
+        # evaluations, not seconds, but a turn whose every evaluation costs more (a full hand of cards, hundreds
+        # of plays at each step) then still ends within a second (issue #34: its simulations took a quarter of
+        # the slowest turns' time on top of the planner's hard stop).
+        self.simulated = simulated = simulations * horizon * (reply_budget * 3 // 2)
         self.search = ISMCTSBot(seed, iterations=simulations, candidates=candidates, width=width,
                                 reply_width=reply_width, horizon=horizon, weights=weights, paired=True, sample=0,
-                                budget=budget, reply_budget=reply_budget, prior=prior)
+                                budget=budget, reply_budget=reply_budget, prior=prior,
+                                limit=max(budget, budget * 3 // 2 - simulated))
         self.search.rng = self.rng  # one stream for the search and the decisions outside turns
 
     def beam(self, players: int) -> tuple[int, int]:
@@ -67,6 +74,7 @@ class LookaheadBot(GreedyBot):
         self._turn = turn
         self._deadline = self.search.deadline = time.perf_counter() + self.seconds if self.seconds else 0.0
         actions = self.search.plan(view)
-        self._spent = self.search.stats.evaluations
+        # (a re-plan after a card draw has what is left of the turn's evaluations once the simulations' are kept)
+        self._spent = self.search.stats.evaluations + self.simulated
         self.evaluations += self.search.stats.evaluations
         return actions

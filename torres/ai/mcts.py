@@ -68,7 +68,7 @@ class ISMCTSBot(TurnPlanningBot):
                  width: int = 6, reply_width: int = 1, horizon: int = 1, to_scoring: bool = False,
                  c: float = 0.7, scale: float = 25.0, weights: Weights = DEFAULT_WEIGHTS,
                  paired: bool = False, sample: int = 24, budget: int = 0, reply_budget: int = 0,
-                 prior: float = 0.0) -> None:
+                 prior: float = 0.0, limit: int = 0) -> None:
         super().__init__(seed)
         self.iterations = iterations  # > 0: a fixed number of iterations (deterministic); else the time budget
         self.seconds = seconds
@@ -85,6 +85,8 @@ class ISMCTSBot(TurnPlanningBot):
         # evaluations (soft, as the greedy bot's; 0: no limit) of the root's beam and of each simulated turn
         self.budget = budget
         self.reply_budget = reply_budget
+        # the root's beam stops there (0: at half as much again as its budget, as the greedy bot's)
+        self.limit = limit or budget * 3 // 2
         # (paired only) the weight of a turn's own evaluation, as the root's beam found it, beside its simulations'
         self.prior = prior
         # a clock time (time.perf_counter()) after which no new simulation starts (0: none; live play only)
@@ -96,7 +98,7 @@ class ISMCTSBot(TurnPlanningBot):
         start = time.perf_counter()
         root = view.determinize(self.rng)
         plans = plan_turn(root, self.width, self.weights, top=self.candidates, budget=self.budget,
-                          limit=self.budget * 3 // 2, deadline=self.deadline)
+                          limit=self.limit, deadline=self.deadline)
         if len(plans) == 1:
             self.stats = SearchStats(0, time.perf_counter() - start, plans[0].evaluations,
                                      [(plans[0].actions, 0, 0.0)])
