@@ -512,3 +512,39 @@ def test_live_play_caps_planning_bots_by_the_clock_and_leaves_others_alone() -> 
     assert not isinstance(other, GreedyBot)
     assert isinstance(own, GreedyBot) and own.seconds == 2.0  # a cap the player chose is kept
     assert make_bot("expert").seconds == 0.0  # tournaments and records: no clock
+
+
+def test_the_masters_turn_stops_at_its_hard_stop_simulations_included(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The master's budget bounds the whole turn: its planner's evaluations, the simulated turns' of its
+    look-ahead and a re-plan's, at most half as much again as the budget (issue #34: the simulations came on top of
+    the planner's hard stop, and the slowest turns, with a full hand of cards, took over a second)."""
+    import itertools
+
+    import torres.ai.greedy
+    import torres.ai.mcts
+    from torres.ai.samples import turn_starts
+
+    spent = [0]
+
+    def counting(original):  # type: ignore[no-untyped-def]
+        def plan(*args, **kwargs):  # type: ignore[no-untyped-def]
+            plans = original(*args, **kwargs)
+            spent[0] += plans[0].evaluations
+            return plans
+        return plan
+
+    monkeypatch.setattr(torres.ai.mcts, "plan_turn", counting(torres.ai.mcts.plan_turn))
+    monkeypatch.setattr(torres.ai.greedy, "plan_turn", counting(torres.ai.greedy.plan_turn))
+    # the master's shape with a twelfth of its budget, so that most turns need more than it
+    budget = 2000
+    bot = make_bot(f"lookahead:width=48:budget={budget}:reply_budget=100:simulations=4:prior=1")
+    over_soft = 0
+    for state in itertools.islice(turn_starts("riogrande", 2, 5, "expert", 3, 1), 4):
+        seat, turn = state.current, (state.phase, state.round, state.turn)
+        spent[0] = 0
+        while state.current == seat and (state.phase, state.round, state.turn) == turn and not state.is_over():
+            state.push(bot.choose(state.view(seat)))
+        # (each planned turn, the simulated ones too, may pass its stop by the plays of the node it was expanding)
+        assert spent[0] <= budget * 3 // 2 * 5 // 4, spent[0]
+        over_soft += spent[0] > budget
+    assert over_soft  # (turns that need more than the soft budget, where the hard stop matters)

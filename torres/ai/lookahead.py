@@ -55,7 +55,7 @@ class LookaheadBot(GreedyBot):
         self.search = ISMCTSBot(seed, iterations=simulations, candidates=candidates, width=width,
                                 reply_width=reply_width, horizon=horizon, weights=weights, paired=True, sample=0,
                                 budget=budget, reply_budget=reply_budget, prior=prior,
-                                limit=max(budget, budget * 3 // 2 - simulated))
+                                limit=max(1, budget * 3 // 2 - simulated))
         self.search.rng = self.rng  # one stream for the search and the decisions outside turns
 
     def beam(self, players: int) -> tuple[int, int]:
