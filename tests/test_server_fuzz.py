@@ -120,6 +120,8 @@ PROMISED_ERRORS: dict[tuple[str, str], tuple[int, ...]] = {
     ("post", "/api/lobby/{seek_id}/start"): (401, 403, 404, 409),
     ("post", "/api/games/{game_id}/rematch"): (401, 403, 404, 409),
     ("get", "/api/players/{username}"): (404,),
+    ("post", "/api/games/{game_id}/analysis"): (400, 403, 404),
+    ("get", "/api/games/{game_id}/analysis"): (400, 403, 404),
 }
 def httpx_arguments(kwargs: dict[str, Any]) -> dict[str, Any]:
     """schemathesis's request arguments (made for ``requests``) as httpx takes them without a deprecation warning:

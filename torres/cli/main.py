@@ -11,6 +11,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "tournament",
     "bench_ai",
     "hint",
+    "analyse",
     "records_cmds",
     "bench_cmd",
     "play",

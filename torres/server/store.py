@@ -209,6 +209,23 @@ class RatedGameRow(Base):
     applied: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class AnalysisRow(Base):
+    """A finished game's analysis by one level (docs/analysis.md): in progress (the turns judged so far) or done."""
+
+    __tablename__ = "analyses"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    level: Mapped[str] = mapped_column(String(16), primary_key=True)
+    status: Mapped[str] = mapped_column(String(8))  # "running", "done" or "failed"
+    done: Mapped[int] = mapped_column(Integer, default=0)  # turns judged
+    total: Mapped[int] = mapped_column(Integer, default=0)  # turns to judge
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)  # the turns so far, then the analysis
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # the running job's heartbeat: a job not heard of for a while is taken over (its process died)
+    updated: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class EventRow(Base):
     __tablename__ = "events"
 

@@ -6,6 +6,7 @@ import { t, onLangChange } from "./i18n.js";
 import { renderBoard, squaresIn } from "./board.js";
 import * as P from "./panels.js";
 import { seatNames } from "./game.js";
+import { analysisPanel, boardMarks } from "./analysis.js";
 
 export async function replayPage(root, gameId) {
   clear(root);
@@ -25,7 +26,7 @@ export async function replayPage(root, gameId) {
     return () => {};
   }
   return viewer(root, data, {
-    title: t("replay_of", { id: gameId }), names: namesFor(data, summary),
+    title: t("replay_of", { id: gameId }), names: namesFor(data, summary), gameId,
     download: { href: `/api/games/${encodeURIComponent(gameId)}/record`, name: `torres-${gameId}.json` },
   });
 }
@@ -84,6 +85,11 @@ function viewer(root, data, opts) {
     statusArea, h("div", { class: "board-col" }, boardBox), controls, side));
 
   const actors = frames.map((f) => f.current);
+  // a mistake chosen in the analysis: its turn's first frame shows the played turn outlined, the better one lit
+  let marks = null;
+  const analysis = opts.gameId ? analysisPanel(opts.gameId, {
+    names, show: (turn) => { marks = { frame: turn.start, ...boardMarks(turn) }; go(turn.start); },
+  }) : null;
 
   function go(k) { i = Math.max(0, Math.min(last, k)); render(); }
   function play() {
@@ -99,7 +105,8 @@ function viewer(root, data, opts) {
     // the controls are drawn again: the focus stays on the one it was on (by id); a disabled one hands it to the slider
     const active = document.activeElement;
     const focusId = active && active.id && controls.contains(active) ? active.id : null;
-    renderBoard(boardBox, view, { last: i > 0 ? squaresIn(actions[i - 1]) : [], names });
+    const marked = marks && marks.frame === i ? marks : null;
+    renderBoard(boardBox, view, { last: marked ? marked.last : i > 0 ? squaresIn(actions[i - 1]) : [], targets: marked ? marked.targets : undefined, names });
     clear(statusArea).append(h("h1", { class: "replay-title" }, opts.title), P.statusPanel(view, { names, mySeat: null }));
     const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: i, "aria-label": t("replay"),
       oninput: (ev) => go(Number(ev.target.value)) });
@@ -121,7 +128,7 @@ function viewer(root, data, opts) {
 
     const hist = actions.slice(0, i);
     const entries = P.logEntries(hist, actors, names, "all", scorings);
-    const parts = [];
+    const parts = [analysis ? analysis.el : null];
     const at = scorings.indexOf(i);
     if (at >= 0 && f.scorings && f.scorings[at]) parts.push(P.scoringTable(f.scorings[at], names, f.master_card >= 0));
     if (f.stage === "over") parts.push(P.rankingTable(f.scores, names));
@@ -145,5 +152,5 @@ function viewer(root, data, opts) {
   document.addEventListener("keydown", onKey);
   const offLang = onLangChange(() => { controls.setAttribute("aria-label", t("replay_controls")); render(); });
   render();
-  return () => { if (timer) clearInterval(timer); document.removeEventListener("keydown", onKey); offLang(); };
+  return () => { if (timer) clearInterval(timer); document.removeEventListener("keydown", onKey); offLang(); if (analysis) analysis.close(); };
 }
