@@ -284,3 +284,20 @@ def test_scoring_lists_castles_in_board_order_however_the_engine_numbered_them()
     assert castle_scores(renumbered, knights) == expected
     for score in expected:
         assert list(score.castle) == sorted(score.castle, key=lambda name: (int(name[1:]), name[0]))
+
+
+def test_a_position_with_a_stack_of_no_blocks_is_refused() -> None:
+    """A stack used up leaves a seat's list, so no game holds a stack of 0 blocks; a position string with one was
+    loaded, and the move generator then offered "stack 0", an action that does not exist (found by the sandbox's
+    random positions as a 500)."""
+    import re
+
+    state = GameState(2, 1, Rules.from_text("riogrande"))
+    while state.stage is not Stage.TURN:
+        state.push(state.legal_action_ids()[0])
+    text = state.position()
+    GameState.from_position(text)
+    broken = re.sub(r"stacks=(\d)", "stacks=0", text, count=1)
+    assert broken != text
+    with pytest.raises(ValueError, match="a stack holds at least one block"):
+        GameState.from_position(broken)

@@ -150,8 +150,11 @@ def _check_ranges(state: GameState) -> None:
         problems.append("taken (the turn's stack when taken) cannot be less than stack")
     if state.ap < 0 or state.buys < 0 or state.supply < 0:
         problems.append("ap, buys and supply cannot be negative")
-    if any(s < 0 for s in state.scores) or any(h < 0 for stack in state.stacks for h in stack):
-        problems.append("scores and stacks cannot be negative")
+    if any(s < 0 for s in state.scores):
+        problems.append("scores cannot be negative")
+    if any(h < 1 for stack in state.stacks for h in stack):
+        # (a stack used up leaves the list: a stack of 0 blocks would be offered as "stack 0", no action at all)
+        problems.append("a stack holds at least one block")
     if any(len(k) > state.rules.knights_per_player for k in state.knights):
         problems.append(f"at most {state.rules.knights_per_player} knights per seat")
     if state.king >= 0 and state.occ[state.king] != KING:
