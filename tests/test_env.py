@@ -245,7 +245,7 @@ def test_render_and_close() -> None:
     assert isinstance(board, str) and "1a" in board and "1K" in board
     env.close()
     with pytest.raises(ValueError):
-        raw_env(render_mode="human")
+        raw_env(render_mode="rgb_array")
 
 
 def test_illegal_action() -> None:

@@ -74,14 +74,16 @@ def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
 
 
 def _policy(seed: int, opts: dict[str, str]) -> Bot:
-    """An environment policy as a seat (torres.env, docs/research.md): ``policy:module=M[:name=N]`` seats
-    ``M.N(seed)`` (``N`` defaults to ``make_policy``)."""
-    module, name = opts.pop("module", ""), opts.pop("name", "make_policy")
-    if not module:
-        raise ValueError("policy needs module=... (e.g. policy:module=examples.masked_random)")
-    from ..env.agents import policy_bot  # needs the env extra (numpy, pettingzoo)
+    """``policy:module=M[:name=N]`` seats an environment policy (docs/research.md). torres.env builds those seats
+    and registers its factory in place of this one when it is imported (the CLI imports it for a ``policy:``
+    seat); torres.ai imports nothing above it, so without torres.env this can only say what is missing."""
+    raise ValueError('a "policy:" seat needs the research environment: pip install "torres[env]", and import '
+                     "torres.env before building the bot (torres tournament does)")
 
-    return policy_bot(module, name, seed)
+
+def register_factory(name: str, factory: Factory) -> None:
+    """Let a layer above torres.ai build the bots named ``name`` (torres.env registers ``policy``)."""
+    FACTORIES[name] = factory
 
 
 def _exhaustive(seed: int, opts: dict[str, str]) -> Bot:
@@ -103,7 +105,7 @@ FACTORIES: dict[str, Factory] = {
 }
 
 #: The expert's beam width: strength grew from width 4 to 12 but not from 12 to 24 (twice the time) in the
-#: screening matches of docs/strength.md; 12 keeps the mean turn under half a second.
+#: screening matches of docs/strength-log.md; 12 keeps the mean turn under half a second.
 EXPERT_WIDTH = 12
 #: The expert's evaluations per turn (soft; a hard stop at 1.5 times as many): most turns need fewer (median
 #: ~2,700 over ten games), but turns with a full hand, where a card offers hundreds of plays at every step, took
@@ -114,7 +116,7 @@ EXPERT_BUDGET = 4000
 #: with 3–4 players: four times the expert's width, and the evaluations to keep that width to the end of most
 #: turns. Neither alone pays: the look-ahead over the turns of a planner as wide with twice the expert's
 #: evaluations, or as narrow as the expert's with twelve times, won no more than over the expert's planner; both
-#: together won far more, with 2 players as with 4 (docs/strength.md, "A wider planner"). In 2-player games the
+#: together won far more, with 2 players as with 4 (docs/strength-log.md, "A wider planner"). In 2-player games the
 #: look-ahead's time bounds them at six times the expert's: more won no more, and the slowest turns (a full hand of
 #: cards offers hundreds of plays at every step) took three seconds; with 3–4 players, twelve times.
 MASTER_WIDTH = 48

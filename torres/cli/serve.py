@@ -33,6 +33,13 @@ def serve(
              "(torres's warnings and errors), error or critical.")] = "warning",
 ) -> None:
     """Play in the browser: host games against bots and friends (open the address it prints once it is ready)."""
-    from ..server.run import run
-
+    try:
+        from ..server.run import run
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").startswith("torres"):
+            raise
+        # the core install is the engine, bots and offline commands; the web stack is the "server" extra
+        typer.echo(f'torres serve needs the web server (missing: {exc.name}): pip install "torres[server]"',
+                   err=True)
+        raise typer.Exit(1) from None
     run(host=host, port=port, database=database, redis=redis, bot_workers=bot_workers, log_level=log_level)

@@ -24,7 +24,7 @@ from .observation import OBS_SIZE, PublicFields, action_mask, encode, observatio
 _KEEPS_SLOW = frozenset({Kind.MOVE, Kind.BLOCK, Kind.KNIGHT, Kind.SCORE})
 
 REWARDS = ("returns", "phase")
-RENDER_MODES = ("ansi",)
+RENDER_MODES = ("ansi", "human")
 
 
 def env(**kwargs: Any) -> Any:
@@ -53,10 +53,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming (chess_v6.ra
             share, zero-sum; ``"phase"``: at each of the three phase scorings every agent receives the points it
             gained since the previous scoring (track steps included), so an agent's rewards add up to its final
             score (not zero-sum).
-        render_mode: ``None`` or ``"ansi"`` (``render()`` returns the terminal board as text).
+        render_mode: ``None``, ``"ansi"`` (``render()`` returns the terminal board as text) or ``"human"``
+            (``render()`` prints it, and so does every step).
     """
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "torres_v0", "is_parallelizable": False}
+    metadata = {"render_modes": list(RENDER_MODES), "name": "torres_v0", "is_parallelizable": False,
+                "render_fps": 1}
 
     def __init__(self, players: int = 2, rules: str | Rules = "riogrande", card_mode: str | None = None,
                  reward: str = "returns", render_mode: str | None = None) -> None:
@@ -66,7 +68,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming (chess_v6.ra
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r} (rewards: {', '.join(REWARDS)})")
         if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"unknown render mode {render_mode!r} (render modes: ansi)")
+            raise ValueError(f"unknown render mode {render_mode!r} (render modes: {', '.join(RENDER_MODES)})")
         self.players = players
         self.rules = _rules(rules, card_mode)
         self.reward_mode = reward
@@ -156,6 +158,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming (chess_v6.ra
             self.agent_selection = self.possible_agents[game.current]
         if self._dirty:
             self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation: ``observation`` from its own view only, ``action_mask`` of its legal ids (all
@@ -197,9 +201,13 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming (chess_v6.ra
         if self.render_mode is None:
             import gymnasium
 
-            gymnasium.logger.warn("render() called without a render_mode (this environment offers 'ansi')")
+            gymnasium.logger.warn("render() called without a render_mode (this environment offers 'ansi', 'human')")
             return None
-        return render_text(self.game.view(SPECTATOR))
+        text = render_text(self.game.view(SPECTATOR))
+        if self.render_mode == "human":
+            print(text, end="")
+            return None
+        return text
 
     def close(self) -> None:
         pass

@@ -20,8 +20,10 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 from ..ai.base import Bot, make_bot
+from ..ai.levels import register_factory
 from ..engine.view import SeatView
 from .observation import action_mask, encode
+from .single_agent import MAX_ACTIONS, feature_observation
 
 #: A policy: the observation dict (``observation``, ``action_mask``) → an action id whose mask entry is 1.
 Policy = Callable[[Mapping[str, np.ndarray]], int]
@@ -70,7 +72,9 @@ class MaskedRandom:
 
 class PolicyBot(Bot):
     """A policy seated as a bot: each ``choose`` builds the observation the environment would give the seat (the
-    same encoder, from the seat's view) and asks the policy; an action outside the mask is an error."""
+    same encoder, from the seat's view) and asks the policy; an action outside the mask is an error. A policy
+    with the attribute ``observation = "features"`` gets the observation of ``single_agent_env(actions=
+    "features")`` instead (its ``max_actions`` rows, default 1024) and answers with a row."""
 
     name = "policy"
 
@@ -79,6 +83,16 @@ class PolicyBot(Bot):
         self.policy = policy
 
     def choose(self, view: SeatView) -> int:
+        if getattr(self.policy, "observation", "flat") == "features":
+            # a pointer-style policy: the observation of SingleAgentEnv(actions="features"), and its answer is a
+            # row of it; the features read only public facts, so any determinization of the view gives them
+            legal = list(view.legal)
+            max_actions = getattr(self.policy, "max_actions", MAX_ACTIONS)
+            obs = feature_observation(view.determinize(self.rng), view.seat, legal, max_actions)
+            row = int(self.policy(obs))
+            if not 0 <= row < len(legal):
+                raise ValueError(f"the policy chose row {row} of {len(legal)} legal actions")
+            return legal[row]
         obs = {"observation": encode(view), "action_mask": action_mask(view.legal)}
         action = int(self.policy(obs))
         if action not in view.legal:
@@ -110,5 +124,17 @@ def load_policy(module: str, name: str = "make_policy", seed: int = 0) -> Policy
 
 
 def policy_bot(module: str, name: str = "make_policy", seed: int = 0) -> PolicyBot:
-    """The bot for ``policy:module=M:name=N`` (registered in ``torres.ai.levels``)."""
+    """The bot for ``policy:module=M:name=N``."""
     return PolicyBot(load_policy(module, name, seed), seed)
+
+
+def policy_factory(seed: int, opts: dict[str, str]) -> Bot:
+    """The factory of ``policy:module=M[:name=N]`` seats, which this module registers with torres.ai.levels:
+    ``M.N(seed)`` (``N`` defaults to ``make_policy``)."""
+    module, name = opts.pop("module", ""), opts.pop("name", "make_policy")
+    if not module:
+        raise ValueError("policy needs module=... (e.g. policy:module=examples.masked_random)")
+    return policy_bot(module, name, seed)
+
+
+register_factory("policy", policy_factory)
