@@ -211,6 +211,30 @@ def collector_thresholds() -> Iterator[None]:
     gc.set_threshold(*thresholds)
 
 
+def fast_limits() -> Any:
+    """A client's rate limits that no test reaches (the server's own are tested where they matter)."""
+    from torres.server.protocol import Limits
+
+    return Limits(burst=100_000, per_second=100_000)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    """A new SQLite database for an app in a test."""
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[Any]:
+    """The app on ``db``, in process (a test module may define its own ``client``)."""
+    from fastapi.testclient import TestClient
+
+    from torres.server.app import create_app
+
+    with TestClient(create_app(db, client_limits=fast_limits())) as c:
+        yield c
+
+
 @pytest.fixture
 def server_process(tmp_path: Path) -> Iterator[ServerProcess]:
     """A server of this test alone (to kill and restart), not started yet."""

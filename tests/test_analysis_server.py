@@ -5,37 +5,24 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
-from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select, update
 
+from conftest import fast_limits
 from torres.ai.analysis import analyse_record, judge_record_turn
 from torres.ai.base import make_bot
 from torres.engine.rules import Rules
 from torres.engine.state import GameState
 from torres.records import record_of
 from torres.server.app import create_app
-from torres.server.protocol import Limits
 from torres.server.rooms import progress_of
 from torres.server.store import AnalysisRow, GameRow, Store, now
 
-FAST = Limits(burst=100_000, per_second=100_000)
+FAST = fast_limits()
 LEVEL = "expert"  # the cheapest level that finds better turns than beginners
 DEADLINE = 180.0
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'games.db'}"
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, client_limits=FAST)) as c:
-        yield c
 
 
 def store_finished_game(store: Store, seed: int = 3) -> tuple[str, dict[str, Any]]:

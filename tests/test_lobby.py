@@ -20,12 +20,11 @@ from torres.engine.state import GameState
 from torres.server import lobby as lobby_module
 from torres.server.accounts import CSRF_HEADER, SESSION_COOKIE
 from torres.server.app import create_app
-from torres.server.protocol import Limits
 from torres.server.rooms import progress_of
 from torres.server.store import GameRow, SeekRow, Store, database_url, now
-from conftest import fresh_postgres_database, need_services
+from conftest import fast_limits, fresh_postgres_database, need_services
 
-FAST = Limits(burst=100_000, per_second=100_000)
+FAST = fast_limits()
 POSTGRES = os.environ.get("TORRES_TEST_POSTGRES")
 REDIS = os.environ.get("TORRES_TEST_REDIS")
 LIVE = {"kind": "live", "seconds": 300, "increment": 5}
@@ -80,17 +79,6 @@ def next_of(ws: Any, kind: str, where: Callable[[dict[str, Any]], bool] = lambda
         if message["type"] == kind and where(message):
             return message
     raise AssertionError(f"no {kind!r} message")
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'games.db'}"
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, client_limits=FAST)) as c:
-        yield c
 
 
 @pytest.fixture

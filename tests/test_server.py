@@ -7,31 +7,21 @@ import json
 import random
 import sqlite3
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 import torres
+from conftest import fast_limits
 from torres.server.app import create_app
 from torres.server.protocol import Limits
 
 #: Scripted players act far faster than people: the flood limit is tested on its own.
-FAST = Limits(burst=100_000, per_second=100_000)
+FAST = fast_limits()
 
 Socket = Any
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'games.db'}"
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, client_limits=FAST)) as c:
-        yield c
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
