@@ -122,6 +122,14 @@ PROMISED_ERRORS: dict[tuple[str, str], tuple[int, ...]] = {
     ("get", "/api/players/{username}"): (404,),
     ("post", "/api/games/{game_id}/analysis"): (400, 403, 404),
     ("get", "/api/games/{game_id}/analysis"): (400, 403, 404),
+    ("post", "/api/sandbox"): (400,),
+    ("post", "/api/sandbox/hint"): (400, 503),
+    ("post", "/api/sandbox/position"): (400,),
+    ("get", "/api/games/{game_id}/position"): (400, 403, 404),
+    ("get", "/api/puzzles/{puzzle_id}"): (404,),
+    ("post", "/api/puzzles/{puzzle_id}/step"): (400, 404),
+    ("post", "/api/puzzles/{puzzle_id}/attempt"): (400, 404),
+    ("post", "/api/puzzles/{puzzle_id}/solution"): (404,),
 }
 def httpx_arguments(kwargs: dict[str, Any]) -> dict[str, Any]:
     """schemathesis's request arguments (made for ``requests``) as httpx takes them without a deprecation warning:
@@ -362,7 +370,7 @@ def test_the_app_schema_loads_in_process(client: TestClient) -> None:
     """schemathesis reads the schema straight from the ASGI app (what the fuzz test extends)."""
     schema = schemathesis.openapi.from_asgi("/openapi.json", client.app)
     assert {op.ok().path for op in schema.get_all_operations()} == {p for _, p in PROMISED_ERRORS} | {
-        "/api/meta", "/api/games", "/api/tutorial", "/api/leaderboard"}
+        "/api/meta", "/api/games", "/api/tutorial", "/api/leaderboard", "/api/puzzles"}
 
 
 # --- rules texts -----------------------------------------------------------------------------------------------

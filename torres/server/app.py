@@ -32,7 +32,7 @@ from .rooms import Room, Rooms, dumps, progress_of, summary_json
 from .rules_text import rules_html
 from .store import Store
 from .tutorial import router as tutorial_router
-from . import accounts, analysis, clocks, lobby, ratings
+from . import accounts, analysis, clocks, lobby, puzzles, ratings, sandbox
 from .services import Services
 
 log = logging.getLogger("torres.server")
@@ -252,7 +252,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
 
     app.include_router(tutorial_router)
     # --- strangers: accounts, the lobby, ratings, clocks (docs/server.md) ------------------------------------
-    for part in (accounts, lobby, ratings, clocks, analysis):
+    for part in (accounts, lobby, ratings, clocks, analysis, sandbox, puzzles):
         part.install(app, services)
 
     # --- the websocket ---------------------------------------------------------------------------------------

@@ -41,6 +41,10 @@ async function route() {
   else if (path === "/account") done = import("./account.js").then((a) => a.accountPage(main, navigate));
   else if (path === "/lobby") done = import("./lobby.js").then((l) => l.lobbyPage(main, navigate));
   else if (path === "/leaderboard") done = import("./profile.js").then((p) => p.leaderboardPage(main, navigate));
+  else if (path === "/board") done = import("./sandbox.js").then((b) => b.sandboxPage(main, navigate));
+  else if (path === "/board/edit") done = import("./editor.js").then((e) => e.editorPage(main, navigate));
+  else if (path === "/puzzles") done = import("./puzzles.js").then((p) => p.puzzlesPage(main, null, navigate));
+  else if ((m = path.match(/^\/puzzles\/([\w-]+)$/))) done = import("./puzzles.js").then((p) => p.puzzlesPage(main, m[1], navigate));
   else if ((m = path.match(/^\/players\/([\w-]+)$/))) done = import("./profile.js").then((p) => p.profilePage(main, decodeURIComponent(m[1])));
   else done = notFound(main);
   const fn = await done;
@@ -62,7 +66,9 @@ function header() {
       h("a", { href: "/rules", "data-link": "", id: "nav-rules" }, t("nav_rules")),
       h("a", { href: "/lobby", "data-link": "", id: "nav-lobby" }, t("nav_lobby")),
       h("a", { href: "/leaderboard", "data-link": "", id: "nav-leaderboard" }, t("leaderboard")),
-      h("a", { href: "/replay", "data-link": "", id: "nav-replay" }, t("nav_replay"))),
+      h("a", { href: "/replay", "data-link": "", id: "nav-replay" }, t("nav_replay")),
+      h("a", { href: "/board/edit", "data-link": "", id: "nav-board" }, t("nav_board")),
+      h("a", { href: "/puzzles", "data-link": "", id: "nav-puzzles" }, t("nav_puzzles"))),
     h("div", { class: "who-am-i" }, me()
       ? [h("a", { href: "/account", "data-link": "", id: "nav-account", title: t("account") }, me().username),
       h("button", { type: "button", class: "linkish", id: "nav-logout", onclick: () => import("./account.js").then((a) => a.logOut(navigate)) }, t("logout"))]
@@ -86,6 +92,7 @@ async function homePage(root) {
     h("div", { class: "home-grid" }, formBox, h("div", {}, gamesBox,
       h("section", { class: "card-box links" },
         h("p", {}, h("a", { href: "/rules", "data-link": "", id: "rules-link" }, t("rules_link"))),
+        h("p", {}, h("a", { href: "/puzzles", "data-link": "", id: "puzzles-link" }, t("pz_home_link"))),
         h("p", {}, h("a", { href: "/replay", "data-link": "", id: "upload-link" }, t("upload_record"))))))));
   let meta;
   try { meta = await api("/api/meta"); } catch (e) {

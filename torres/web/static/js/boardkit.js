@@ -214,6 +214,24 @@ export function animateChange(before, model, drawn) {
 const DIRECT_KINDS = ["start", "king", "castle"];
 const MODE_KINDS = ["block", "knight"];
 
+/** A click (or Enter) on square `name` of a board that plays from the legal actions `L` with the selection `sel`
+ * (the analysis board, puzzles): `{act}` one action to play, `{choose}` the actions to choose from, `{sel, knights}`
+ * a knight picked up or put down (`knights`: how many squares it can reach, -1 when put down), `{sel}` otherwise. */
+export function squareStep(name, L, sel) {
+  const { targets, selectable } = boardTargets(L, sel, true);
+  const options = targets.get(name);
+  if (options) {
+    const real = options.filter((o) => o.kind !== "pick");
+    if (!real.length) return { sel: { ...sel, from: name } };
+    return real.length === 1 ? { act: real[0].action } : { choose: real };
+  }
+  if (selectable.has(name)) {
+    const next = sel && sel.type === "knight" && sel.sq === name ? null : { type: "knight", sq: name };
+    return { sel: next, knights: next ? boardTargets(L, next, true).targets.size : -1 };
+  }
+  return { sel: null };
+}
+
 /** What the board lights up, from the legal actions on offer (`L`) and the selection (a knight, a mode, a card):
  * squares to act on (each with its actions), knights to pick up, the grouped modes. `direct`: the actions that need
  * no selection (a start knight, the king, a castle) light up without one — on the game page, not on the

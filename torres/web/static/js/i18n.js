@@ -482,3 +482,69 @@ export function masterText(i) { return (MASTERS[lang][i] || ["", ""])[1]; }
 export function editionName(e) { const s = t("edition_" + e); return s.startsWith("edition_") ? e : s; }
 export function levelName(l) { const s = t("level_" + l); return s.startsWith("level_") ? l : s; }
 export function speedName(s) { const v = t("speed_" + s); return v.startsWith("speed_") ? s : v; }
+
+// ---- the analysis board and the position editor (sandbox.js, editor.js; issue #35)
+Object.assign(EN, {
+  nav_board: "Analysis board", sb_title: "Analysis board", sb_continue: "Continue from here",
+  sb_note: "The analysis board shows every seat's cards: its position comes from a finished game or the editor, so nothing in it is secret. Bots and the master still choose from their own seat's view.",
+  sb_undone: "Last action taken back.", sb_bot_thinking: "A bot is thinking…", sb_checking: "Checking…",
+  sb_master_says: "The master suggests for {name}", sb_ask: "Ask the master", sb_keep_note: "The other cards go under the deck; type the action below to place them otherwise.",
+  sb_play_out: "Who plays each seat", sb_play_out_help: "Choose a bot for a seat and it plays that seat's turns; the seats left to a person are yours.",
+  sb_seat_player: "Player {n}", sb_person: "you", sb_bot_level: "bot: {level}", sb_all_hands: "Every seat's cards",
+  sb_share: "Share this position", sb_share_url: "Link to this position", sb_copy: "Copy link", sb_copied: "Link copied.",
+  sb_edit: "Edit this position",
+  ed_title: "Position editor", ed_intro: "Choose a tool, then click or press Enter on squares of the board. Every change is checked by the game's engine.",
+  ed_tool: "Tool for the board", ed_raise: "Add a block", ed_lower: "Remove a block", ed_knight: "Knight of player {n}", ed_king: "King",
+  ed_clear: "Take a piece off", ed_changed: "{sq} changed.", ed_impossible: "Impossible position: {reason}",
+  ed_game: "The game", ed_phase: "Phase", ed_round: "Round", ed_current: "Player to act", ed_start: "Start player",
+  ed_scores_hands: "Scores and cards", ed_score: "Score of player {n}", ed_hand: "Cards of player {n} ({count})",
+  ed_card_count: "{card} cards of player {n}", ed_against: "against a bot of level", ed_play: "Play from here", ed_open: "Open on the analysis board",
+});
+Object.assign(DE, {
+  nav_board: "Analysebrett", sb_title: "Analysebrett", sb_continue: "Von hier weiterspielen",
+  sb_note: "Das Analysebrett zeigt die Karten aller Plätze: Die Stellung stammt aus einer beendeten Partie oder aus dem Editor, nichts daran ist geheim. Bots und der Meister wählen trotzdem nur aus der Sicht ihres eigenen Platzes.",
+  sb_undone: "Letzte Aktion zurückgenommen.", sb_bot_thinking: "Ein Bot denkt nach …", sb_checking: "Wird geprüft …",
+  sb_master_says: "Der Meister schlägt für {name} vor", sb_ask: "Den Meister fragen", sb_keep_note: "Die übrigen Karten kommen unter den Stapel; tippen Sie die Aktion unten ein, um sie anders abzulegen.",
+  sb_play_out: "Wer welchen Platz spielt", sb_play_out_help: "Wählen Sie für einen Platz einen Bot, dann spielt er dessen Züge; die übrigen Plätze spielen Sie.",
+  sb_seat_player: "Spieler {n}", sb_person: "Sie", sb_bot_level: "Bot: {level}", sb_all_hands: "Die Karten aller Plätze",
+  sb_share: "Diese Stellung teilen", sb_share_url: "Link zu dieser Stellung", sb_copy: "Link kopieren", sb_copied: "Link kopiert.",
+  sb_edit: "Diese Stellung bearbeiten",
+  ed_title: "Stellungseditor", ed_intro: "Wählen Sie ein Werkzeug und klicken Sie dann auf Felder des Bretts (oder drücken Sie dort die Eingabetaste). Die Spiel-Engine prüft jede Änderung.",
+  ed_tool: "Werkzeug für das Brett", ed_raise: "Baustein hinzufügen", ed_lower: "Baustein entfernen", ed_knight: "Ritter von Spieler {n}", ed_king: "König",
+  ed_clear: "Figur entfernen", ed_changed: "{sq} geändert.", ed_impossible: "Unmögliche Stellung: {reason}",
+  ed_game: "Die Partie", ed_phase: "Phase", ed_round: "Runde", ed_current: "Spieler am Zug", ed_start: "Startspieler",
+  ed_scores_hands: "Punkte und Karten", ed_score: "Punkte von Spieler {n}", ed_hand: "Karten von Spieler {n} ({count})",
+  ed_card_count: "Karten „{card}“ von Spieler {n}", ed_against: "gegen einen Bot der Stärke", ed_play: "Von hier spielen", ed_open: "Auf dem Analysebrett öffnen",
+});
+
+// ---- puzzles: find the best turn (puzzles.js; issue #35)
+Object.assign(EN, {
+  nav_puzzles: "Puzzles", pz_home_link: "Puzzles: find the best turn", pz_title: "Puzzles", pz_heading: "Puzzle {id}",
+  pz_player: "Player {n}",
+  pz_task: "Find the best turn. Here the master's best turn is worth at least {margin} points more than the turn the expert bot plays, and no turn that leaves your knights elsewhere comes within {within} points of it. Play the whole turn on the board and end it.",
+  pz_theme_card: "card play", pz_theme_king: "king's castle", pz_theme_build_and_climb: "build and climb", pz_theme_climb: "climb",
+  pz_theme_knight: "new knight", pz_theme_build: "build", pz_theme_points: "points",
+  pz_difficulty_easy: "easy", pz_difficulty_medium: "medium", pz_difficulty_hard: "hard", pz_players: "{n} players",
+  pz_scoring_follows: "the phase is scored after this turn", pz_choose: "Puzzle", pz_next: "Next puzzle",
+  pz_retry: "Start again", pz_show_solution: "Show the solution", pz_so_far: "Your turn so far:",
+  pz_solved: "Solved!", pz_short: "{n} points short.", pz_your_value: "Your turn is worth {n} points (the master's evaluation: your lead over the others after the turn).",
+  pz_solution: "The solution", pz_solution_values: "Worth {value} points; the best turn that leaves your knights elsewhere: {other}.",
+  pz_solution_board: "The board shows the position after it, with its squares marked.",
+  pz_about: "A turn within {within} points of the solution solves the puzzle. The puzzles come from games between bots, checked by the master.",
+  pz_unknown: "There is no puzzle {id}; here is another one.", pz_undone: "Last action taken back.", pz_solution_shown: "The solution is on the board.",
+});
+Object.assign(DE, {
+  nav_puzzles: "Rätsel", pz_home_link: "Rätsel: Finden Sie den besten Zug", pz_title: "Rätsel", pz_heading: "Rätsel {id}",
+  pz_player: "Spieler {n}",
+  pz_task: "Finden Sie den besten Zug. Der beste Zug des Meisters ist hier mindestens {margin} Punkte mehr wert als der Zug des Experten-Bots, und kein Zug, der Ihre Ritter woanders hinstellt, kommt ihm auf {within} Punkte nahe. Spielen Sie den ganzen Zug auf dem Brett und beenden Sie ihn.",
+  pz_theme_card: "Kartenspiel", pz_theme_king: "Königsburg", pz_theme_build_and_climb: "Bauen und Steigen", pz_theme_climb: "Steigen",
+  pz_theme_knight: "Neuer Ritter", pz_theme_build: "Bauen", pz_theme_points: "Punkte",
+  pz_difficulty_easy: "leicht", pz_difficulty_medium: "mittel", pz_difficulty_hard: "schwer", pz_players: "{n} Spieler",
+  pz_scoring_follows: "nach diesem Zug wird die Phase gewertet", pz_choose: "Rätsel", pz_next: "Nächstes Rätsel",
+  pz_retry: "Neu beginnen", pz_show_solution: "Lösung zeigen", pz_so_far: "Ihr Zug bisher:",
+  pz_solved: "Gelöst!", pz_short: "{n} Punkte zu wenig.", pz_your_value: "Ihr Zug ist {n} Punkte wert (die Bewertung des Meisters: Ihr Vorsprung vor den anderen nach dem Zug).",
+  pz_solution: "Die Lösung", pz_solution_values: "Wert: {value} Punkte; der beste Zug, der Ihre Ritter woanders hinstellt: {other}.",
+  pz_solution_board: "Das Brett zeigt die Stellung danach, ihre Felder sind markiert.",
+  pz_about: "Ein Zug, der höchstens {within} Punkte unter der Lösung liegt, löst das Rätsel. Die Rätsel stammen aus Partien zwischen Bots und sind vom Meister geprüft.",
+  pz_unknown: "Ein Rätsel {id} gibt es nicht; hier ist ein anderes.", pz_undone: "Letzte Aktion zurückgenommen.", pz_solution_shown: "Die Lösung steht auf dem Brett.",
+});

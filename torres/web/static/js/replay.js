@@ -68,6 +68,18 @@ function uploadPage(root) {
   return () => cleanup();
 }
 
+/** "Continue from here": this moment of a finished game on the analysis board (sandbox.js). */
+async function continueFrom(gameId, at) {
+  try {
+    const res = await api(`/api/games/${encodeURIComponent(gameId)}/position?at=${at}`);
+    history.pushState(null, "", "/board?" + new URLSearchParams({ position: res.position }).toString());
+    dispatchEvent(new PopStateEvent("popstate"));   // the app's router (app.js) opens the board
+  } catch (e) {
+    const box = document.getElementById("replay-controls");
+    if (box) box.append(h("p", { class: "error", role: "alert" }, t("error", { msg: e.message })));
+  }
+}
+
 function viewer(root, data, opts) {
   const frames = data.frames;
   const actions = data.actions || data.record.actions;
@@ -124,6 +136,7 @@ function viewer(root, data, opts) {
       h("div", { class: "buttons" }, scorings.map((k, n) => h("button", { type: "button", class: ["btn", "small", "replay-scoring", i === k ? "on" : null],
         "data-frame": k, "aria-pressed": i === k ? "true" : "false", onclick: () => go(k) }, t("jump_scoring", { n: n + 1 }))),
       h("span", { class: "spacer" }),
+      opts.gameId ? h("button", { type: "button", class: "btn small", id: "replay-continue", onclick: () => continueFrom(opts.gameId, i) }, t("sb_continue")) : null,
       h("a", { class: "btn small", id: "replay-download", href: opts.download.href, download: opts.download.name }, "⬇ ", t("download_record"))));
 
     const hist = actions.slice(0, i);
