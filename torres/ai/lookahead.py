@@ -47,7 +47,8 @@ class LookaheadBot(GreedyBot):
         # the planner's settings in games of more than ``players`` players (0: ``width`` and ``budget``)
         self.many_width, self.many_budget = many_width or width, many_budget or budget
         # A turn's evaluations stop where the planner's alone would (half as much again as its budget), the
-        # simulated turns' included: the most they can take is kept from the root's beam. The budget counts
+        # simulated turns' included: the most they can take is kept from the root's beam (never below its soft
+        # budget: the turns the look-ahead judges come first; the master's keeps 9,600 of 36,000). The budget counts
         # evaluations, not seconds, but a turn whose every evaluation costs more (a full hand of cards, hundreds
         # of plays at each step) then still ends within a second (issue #34: its simulations took a quarter of
         # the slowest turns' time on top of the planner's hard stop).
@@ -55,7 +56,7 @@ class LookaheadBot(GreedyBot):
         self.search = ISMCTSBot(seed, iterations=simulations, candidates=candidates, width=width,
                                 reply_width=reply_width, horizon=horizon, weights=weights, paired=True, sample=0,
                                 budget=budget, reply_budget=reply_budget, prior=prior,
-                                limit=max(1, budget * 3 // 2 - simulated))
+                                limit=max(budget, budget * 3 // 2 - simulated))
         self.search.rng = self.rng  # one stream for the search and the decisions outside turns
 
     def beam(self, players: int) -> tuple[int, int]:
