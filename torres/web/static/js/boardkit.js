@@ -214,22 +214,31 @@ export function animateChange(before, model, drawn) {
 const DIRECT_KINDS = ["start", "king", "castle"];
 const MODE_KINDS = ["block", "knight"];
 
-/** A click (or Enter) on square `name` of a board that plays from the legal actions `L` with the selection `sel`
- * (the analysis board, puzzles): `{act}` one action to play, `{choose}` the actions to choose from, `{sel, knights}`
- * a knight picked up or put down (`knights`: how many squares it can reach, -1 when put down), `{sel}` otherwise. */
-export function squareStep(name, L, sel) {
-  const { targets, selectable } = boardTargets(L, sel, true);
+/** A click (or Enter) on square `name` of a board that plays from the legal actions `L` (the analysis board,
+ * puzzles): one action that fits is played (`act`), several are offered (`st.choice`, its first button focused), a
+ * knight is picked up or put down (`say`: what it can reach, for screen readers), anything else drops the
+ * selection. `st.sel` is the page's selection; `render` draws the page again. */
+export function boardSquare(name, { st, L, act, render, say }) {
+  if (!L.length) return;
+  const { targets, selectable } = boardTargets(L, st.sel, true);
   const options = targets.get(name);
   if (options) {
     const real = options.filter((o) => o.kind !== "pick");
-    if (!real.length) return { sel: { ...sel, from: name } };
-    return real.length === 1 ? { act: real[0].action } : { choose: real };
+    if (!real.length) { st.sel = { ...st.sel, from: name }; render(); return; }
+    if (real.length === 1) { act(real[0].action); return; }
+    st.choice = { square: name, options: real };
+    render();
+    const first = document.querySelector("#square-choice button");
+    if (first) first.focus();
+    return;
   }
   if (selectable.has(name)) {
-    const next = sel && sel.type === "knight" && sel.sq === name ? null : { type: "knight", sq: name };
-    return { sel: next, knights: next ? boardTargets(L, next, true).targets.size : -1 };
+    st.sel = st.sel && st.sel.type === "knight" && st.sel.sq === name ? null : { type: "knight", sq: name };
+    render();
+    say(st.sel ? t("ann_knight", { sq: name, n: boardTargets(L, st.sel, true).targets.size }) : t("ann_none"));
+    return;
   }
-  return { sel: null };
+  if (st.sel) { st.sel = null; render(); }
 }
 
 /** What the board lights up, from the legal actions on offer (`L`) and the selection (a knight, a mode, a card):

@@ -362,3 +362,27 @@ export function gameItem(g, { yourTurn = false, onForget = null } = {}) {
       onForget ? h("button", { type: "button", class: "btn ghost small", title: t("forget"), "aria-label": t("forget_game", { names: names.join(" · ") }),
         onclick: onForget }, h("span", { "aria-hidden": "true" }, "✕")) : null));
 }
+
+/** The actions on offer at a square chosen on a board that plays from legal actions (the analysis board, puzzles):
+ * `st.choice` = {square, options}; choosing one plays it (`act`), Cancel drops the choice. */
+export function squareChoice(st, names, act, render) {
+  return h("section", { class: "square-choice", id: "square-choice", "aria-labelledby": "choice-title" },
+    h("p", { id: "choice-title" }, h("b", {}, t("chooser_title", { sq: st.choice.square })), " — ", t("choose_action")),
+    st.choice.options.map((a) => h("button", { type: "button", class: "btn", "data-action": a.action, onclick: () => { st.choice = null; act(a.action); } },
+      actionWords(a.action, names), " ", h("code", { "aria-hidden": "true" }, a.action))),
+    h("button", { type: "button", class: "btn ghost", onclick: () => { st.choice = null; render(); } }, t("btn_cancel")));
+}
+
+/** The card selected (`st.sel.card`) on such a board: what it does, a button to play it when it needs no square,
+ * else what to pick on the board; Cancel drops the selection. */
+export function cardPlays(st, L, act, render) {
+  const card = st.sel.card;
+  const plays = L.filter((a) => a.card === card && a.kind !== "keep");
+  const noSquare = plays.filter((a) => !a.to && !a.from);
+  return h("section", { class: "card-pop", id: "card-pop", "aria-label": cardName(card) },
+    h("div", { class: "card-pop-head" }, cardTile(card, { class: "big" }), h("div", {}, h("b", {}, cardName(card)), h("p", {}, cardText(card)))),
+    !plays.length ? h("p", { class: "muted" }, t("card_none_legal"))
+      : noSquare.length ? noSquare.map((a) => h("button", { type: "button", class: "btn primary", "data-action": a.action, onclick: () => act(a.action) }, t("btn_play", { card: cardName(card) })))
+        : h("p", { class: "instr" }, st.sel.from ? t("card_pick_target") : t("card_pick_knight")),
+    h("button", { type: "button", class: "btn ghost", id: "btn-cancel-card", onclick: () => { st.sel = null; render(); } }, t("btn_cancel")));
+}

@@ -4,9 +4,9 @@
 // last action here. Lit targets come from the server's legal actions (boardTargets), as on the game page.
 
 import { h, clear, api } from "./dom.js";
-import { t, onLangChange, cardName, cardText } from "./i18n.js";
+import { t, onLangChange, cardName } from "./i18n.js";
 import { renderBoard, squaresIn, announce } from "./board.js";
-import { boardTargets, squareStep } from "./boardkit.js";
+import { boardTargets, boardSquare } from "./boardkit.js";
 import * as P from "./panels.js";
 
 const BUTTON_KINDS = ["stack", "buy", "score", "end"];
@@ -129,24 +129,7 @@ export async function puzzlesPage(root, puzzleId, navigate) {
   }
 
   function onSquare(name) {
-    const L = legal();
-    if (!L.length) return;
-    const step = squareStep(name, L, st.sel);
-    if (step.act !== undefined) { act(step.act); return; }
-    if (step.choose) {
-      st.choice = { square: name, options: step.choose };
-      render();
-      const first = document.querySelector("#square-choice button");
-      if (first) first.focus();
-      return;
-    }
-    if (step.knights !== undefined) {
-      st.sel = step.sel;
-      render();
-      announce(boardBox, st.sel ? t("ann_knight", { sq: name, n: step.knights }) : t("ann_none"));
-      return;
-    }
-    if (step.sel || st.sel) { st.sel = step.sel; render(); }
+    boardSquare(name, { st, L: legal(), act, render, say: (text) => announce(boardBox, text) });
   }
 
   function render() {
@@ -203,24 +186,8 @@ export async function puzzlesPage(root, puzzleId, navigate) {
 
   function controlParts(view, nm, L) {
     const parts = [feedbackBox(nm)];
-    if (st.choice) {
-      parts.push(h("section", { class: "square-choice", id: "square-choice", "aria-labelledby": "choice-title" },
-        h("p", { id: "choice-title" }, h("b", {}, t("chooser_title", { sq: st.choice.square })), " — ", t("choose_action")),
-        st.choice.options.map((a) => h("button", { type: "button", class: "btn", "data-action": a.action, onclick: () => { st.choice = null; act(a.action); } },
-          P.actionWords(a.action, nm), " ", h("code", { "aria-hidden": "true" }, a.action))),
-        h("button", { type: "button", class: "btn ghost", onclick: () => { st.choice = null; render(); } }, t("btn_cancel"))));
-    }
-    if (st.sel && st.sel.type === "card") {
-      const card = st.sel.card;
-      const plays = L.filter((a) => a.card === card && a.kind !== "keep");
-      const noSquare = plays.filter((a) => !a.to && !a.from);
-      parts.push(h("section", { class: "card-pop", id: "card-pop", "aria-label": cardName(card) },
-        h("div", { class: "card-pop-head" }, P.cardTile(card, { class: "big" }), h("div", {}, h("b", {}, cardName(card)), h("p", {}, cardText(card)))),
-        !plays.length ? h("p", { class: "muted" }, t("card_none_legal"))
-          : noSquare.length ? noSquare.map((a) => h("button", { type: "button", class: "btn primary", "data-action": a.action, onclick: () => act(a.action) }, t("btn_play", { card: cardName(card) })))
-            : h("p", { class: "instr" }, st.sel.from ? t("card_pick_target") : t("card_pick_knight")),
-        h("button", { type: "button", class: "btn ghost", id: "btn-cancel-card", onclick: () => { st.sel = null; render(); } }, t("btn_cancel"))));
-    }
+    if (st.choice) parts.push(P.squareChoice(st, nm, act, render));
+    if (st.sel && st.sel.type === "card") parts.push(P.cardPlays(st, L, act, render));
     const keeps = L.filter((a) => a.kind === "keep");
     if (keeps.length) {
       const drawn = [...new Set(view.drawn || [])];
