@@ -409,3 +409,26 @@ def test_the_new_pages_in_german_show_no_english(browser: Any, live_server: str)
         assert {k: v for k, v in seen.items() if v} == {}
     finally:
         context.close()
+
+
+def test_the_lobby_keeps_a_seeks_buttons_while_others_come_online(people: Any) -> None:
+    """A lobby message that changes only who is online leaves the list of open games as it is: a button under the
+    pointer or holding the keyboard's focus is not replaced (a click on "Start now with bots" was lost that way when
+    other players came and went)."""
+    first = people()
+    who = name("hana")
+    first.sign_up(who)
+    p = first.page
+    open_seek(p, rated=False)
+    cancel = seek_of(p, who).get_by_role("button", name="Cancel")
+    expect(cancel).to_be_visible()
+    cancel.focus()
+    button = cancel.element_handle()
+    other = people()
+    newcomer = name("ivo")
+    other.sign_up(newcomer)
+    expect(p.get_by_role("region", name=re.compile(r"^Online"))).to_contain_text(newcomer)
+    assert button.evaluate("el => el.isConnected && document.activeElement === el")
+    cancel.click()
+    expect(seek_of(p, who)).to_have_count(0)
+    assert not first.errors, first.errors

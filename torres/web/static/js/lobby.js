@@ -163,14 +163,18 @@ export async function lobbyPage(root, navigate) {
         : h("p", { class: "muted" }, t("no_account_games")));
   }
   let seen = null;
+  // what the lists show now: a list is drawn again only when its content changed, so that a button being clicked or
+  // holding the keyboard's focus is not replaced under the pointer when somebody else comes online
+  let shownSeeks = "", shownOnline = "";
   function show(msg) {
     const fresh = (msg.seeks || []).filter((s) => seen && !seen.has(s.id) && !mineSeek(s));
     if (fresh.length) live.textContent = fresh.map((s) => t("seek_new", { name: s.creator })).join(" ");
     seen = new Set((msg.seeks || []).map((s) => s.id));
     st.seeks = msg.seeks || [];
     st.online = msg.online || [];
-    drawSeeks();
-    drawOnline();
+    const seeks = JSON.stringify(st.seeks), online = JSON.stringify(st.online);
+    if (seeks !== shownSeeks) { shownSeeks = seeks; drawSeeks(); }
+    if (online !== shownOnline) { shownOnline = online; drawOnline(); }
   }
   async function refresh() {
     try { show(await api("/api/lobby")); } catch (e) { /* the socket brings it */ }
