@@ -60,8 +60,26 @@ class PuzzleError(ValueError):
     """An attempt the engine refuses (an illegal action, too many, a turn not ended); the message says why."""
 
 
+class _Leads:
+    """A solution's leads, for a class with ``value``, ``runner_up`` and ``natural``."""
+
+    value: float
+    runner_up: float
+    natural: float
+
+    @property
+    def margin(self) -> float:
+        """How far the solution is ahead of the natural alternative."""
+        return self.value - self.natural
+
+    @property
+    def unique_by(self) -> float:
+        """How far the solution is ahead of every turn with another board."""
+        return self.value - self.runner_up
+
+
 @dataclass(frozen=True)
-class Puzzle:
+class Puzzle(_Leads):
     id: str
     position: str  # the full position at the seat's turn start (it holds every hand and deck: never sent out)
     seat: int
@@ -78,14 +96,6 @@ class Puzzle:
     card: str = ""  # the card the solution plays, if any
     missed: bool = False  # the seat that played the position in the game did not find the solution
     source: str = ""  # where it was mined: "players:game:turn"
-
-    @property
-    def margin(self) -> float:
-        return self.value - self.natural
-
-    @property
-    def unique_by(self) -> float:
-        return self.value - self.runner_up
 
     def state(self) -> GameState:
         return GameState.from_position(self.position)
@@ -158,7 +168,7 @@ def expert_turn(state: GameState) -> list[int]:
 
 
 @dataclass(frozen=True)
-class Check:
+class Check(_Leads):
     """A position judged as a puzzle: the master's best turn and its value, the best turn with another board
     (``runner_up``) and the natural alternative's value (the expert's turn, or the runner-up when the expert finds
     the solution)."""
@@ -170,16 +180,6 @@ class Check:
     alternatives: int  # distinct turns compared
     same: int = 0  # other turns found that are the same solution (same board)
     expert: tuple[int, ...] = ()  # the expert's turn
-
-    @property
-    def margin(self) -> float:
-        """How far the solution is ahead of the natural alternative."""
-        return self.value - self.natural
-
-    @property
-    def unique_by(self) -> float:
-        """How far the solution is ahead of every turn with another board."""
-        return self.value - self.runner_up
 
     @property
     def is_puzzle(self) -> bool:

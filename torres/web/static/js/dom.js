@@ -62,3 +62,15 @@ export async function api(path, options = {}) {
   }
   return data;
 }
+
+/** Fills each box anew (`fills`: [[box, children], ...]) and gives the keyboard's focus back to the control inside
+ * them that held it, found again by its id: a redraw must not throw a keyboard or screen-reader user out. */
+export function refillKeepingFocus(fills) {
+  const active = document.activeElement;
+  const focusId = active && active.id && fills.some(([box]) => box.contains(active)) ? active.id : null;
+  for (const [box, children] of fills) clear(box).append(...children.filter(Boolean));
+  if (focusId) {
+    const again = document.getElementById(focusId);
+    if (again && !again.disabled && again !== document.activeElement) again.focus({ preventScroll: true });
+  }
+}

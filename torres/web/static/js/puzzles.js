@@ -3,7 +3,7 @@
 // view (never another seat's cards) and its legal actions; once the turn has ended, with the verdict. Undo drops the
 // last action here. Lit targets come from the server's legal actions (boardTargets), as on the game page.
 
-import { h, clear, api } from "./dom.js";
+import { h, clear, api, refillKeepingFocus } from "./dom.js";
 import { t, onLangChange, cardName } from "./i18n.js";
 import { renderBoard, squaresIn, announce } from "./board.js";
 import { boardTargets, boardSquare } from "./boardkit.js";
@@ -163,14 +163,7 @@ export async function puzzlesPage(root, puzzleId, navigate) {
         t("pz_theme_" + p.theme.replace(/-/g, "_")), t("pz_difficulty_" + p.difficulty), t("pz_players", { n: p.players }),
         t("round_phase", { phase: p.phase, round: p.round }), p.scoring ? t("pz_scoring_follows") : null].filter(Boolean).join(" · ")),
       P.statusPanel(shown, { names: nm, mySeat: seat() }), errorBox);
-    const active = document.activeElement;
-    const focusId = active && active.id && (controls.contains(active) || side.contains(active)) ? active.id : null;
-    clear(controls).append(...controlParts(shown, nm, L).filter(Boolean));
-    clear(side).append(...sideParts(shown, nm).filter(Boolean));
-    if (focusId) {
-      const again = document.getElementById(focusId);
-      if (again && !again.disabled && again !== document.activeElement) again.focus({ preventScroll: true });
-    }
+    refillKeepingFocus([[controls, controlParts(shown, nm, L)], [side, sideParts(shown, nm)]]);
   }
 
   function picker() {

@@ -4,7 +4,7 @@
 // last action here. Lit targets come from the server's legal actions (boardTargets), never from a rule of our own.
 // A sandbox position is public (a finished game's moment or a built one), so every seat's cards show.
 
-import { h, clear, api } from "./dom.js";
+import { h, clear, api, refillKeepingFocus } from "./dom.js";
 import { t, onLangChange, cardName, levelName } from "./i18n.js";
 import { renderBoard, squaresIn, announce } from "./board.js";
 import { boardTargets, boardSquare } from "./boardkit.js";
@@ -149,14 +149,7 @@ export async function sandboxPage(root, navigate) {
     errorBox.textContent = st.error;
     clear(statusArea).append(heading, P.statusPanel(view, { names: nm, mySeat: data.over ? null : data.current }), busyLine, errorBox);
 
-    const active = document.activeElement;
-    const focusId = active && active.id && (controls.contains(active) || side.contains(active)) ? active.id : null;
-    clear(controls).append(...controlParts(view, nm, L).filter(Boolean));
-    clear(side).append(...sideParts(view, nm).filter(Boolean));
-    if (focusId) {
-      const again = document.getElementById(focusId);
-      if (again && !again.disabled && again !== document.activeElement) again.focus({ preventScroll: true });
-    }
+    refillKeepingFocus([[controls, controlParts(view, nm, L)], [side, sideParts(view, nm)]]);
   }
 
   function controlParts(view, nm, L) {
