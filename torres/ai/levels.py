@@ -60,7 +60,8 @@ def _lookahead(seed: int, opts: dict[str, str]) -> Bot:
                         simulations=_int(opts, "simulations", 8), reply_width=_int(opts, "reply_width", 4),
                         reply_budget=_int(opts, "reply_budget", 800), horizon=_int(opts, "horizon", 2),
                         players=_int(opts, "players", 2), prior=_float(opts, "prior", 0.0),
-                        many_width=_int(opts, "many_width", 0), many_budget=_int(opts, "many_budget", 0))
+                        many_width=_int(opts, "many_width", 0), many_budget=_int(opts, "many_budget", 0),
+                        known_candidates=_int(opts, "known_candidates", 0))
 
 
 def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
@@ -125,14 +126,19 @@ MASTER_MANY_BUDGET = 48000
 #: The deals the look-ahead plays its four candidate turns on: one (the second and third, on which only the
 #: better two were played again, changed few choices and cost the time the wider planner needs).
 MASTER_SIMULATIONS = 4
+#: The turns the look-ahead judges where no hidden card can come into play (a game without cards, every card
+#: known): there one deal is the game itself, and judging the planner's best 8 instead of 4 won 92.5% instead of
+#: 72.5% of the same 40 games against the full-width search without cards (issue #34, docs/strength-log.md).
+MASTER_KNOWN_CANDIDATES = 8
 
-#: The master: its planner proposes its best four turns, each is followed by the rival's reply and the bot's own
-#: next turn on a shared deal (torres.ai.lookahead), all with the master evaluation, whose 2-player weights were
-#: tuned by play inside this look-ahead (scripts/tune_spsa.py); a turn's score counts the planner's own value of
-#: it once beside its simulation (``prior=1``, the setting the weights were tuned in). With more players it plays
-#: the planner's turn, with the expert's weights. docs/strength.md has its matches.
+#: The master: its planner proposes its best four turns (eight where no hidden card can come into play), each
+#: followed by the rival's reply and the bot's own next turn on a shared deal (torres.ai.lookahead), all with the
+#: master evaluation, whose 2-player weights were tuned by play inside this look-ahead (scripts/tune_spsa.py); a
+#: turn's score counts the planner's own value of it once beside its simulation (``prior=1``, the setting the
+#: weights were tuned in). With more players it plays the planner's turn, with the expert's weights.
+#: docs/strength.md has its matches.
 MASTER_SPEC = (f"lookahead:width={MASTER_WIDTH}:budget={MASTER_BUDGET}:simulations={MASTER_SIMULATIONS}"
-               f":eval=master:prior=1:many_budget={MASTER_MANY_BUDGET}")
+               f":eval=master:prior=1:many_budget={MASTER_MANY_BUDGET}:known_candidates={MASTER_KNOWN_CANDIDATES}")
 
 #: The ladder: level name → the spec it stands for.
 LEVELS: dict[str, str] = {

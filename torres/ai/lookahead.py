@@ -41,7 +41,7 @@ class LookaheadBot(GreedyBot):
     def __init__(self, seed: int = 0, width: int = 12, weights: Weights = DEFAULT_WEIGHTS, budget: int = 4000,
                  seconds: float = 0.0, candidates: int = 4, simulations: int = 8, reply_width: int = 4,
                  reply_budget: int = 800, horizon: int = 2, players: int = 2, prior: float = 0.0,
-                 many_width: int = 0, many_budget: int = 0) -> None:
+                 many_width: int = 0, many_budget: int = 0, known_candidates: int = 0) -> None:
         super().__init__(seed, width=width, weights=weights, budget=budget, seconds=seconds)
         self.players = players
         # the planner's settings in games of more than ``players`` players (0: ``width`` and ``budget``)
@@ -56,7 +56,8 @@ class LookaheadBot(GreedyBot):
         self.search = ISMCTSBot(seed, iterations=simulations, candidates=candidates, width=width,
                                 reply_width=reply_width, horizon=horizon, weights=weights, paired=True, sample=0,
                                 budget=budget, reply_budget=reply_budget, prior=prior,
-                                limit=max(budget, budget * 3 // 2 - simulated))
+                                limit=max(budget, budget * 3 // 2 - simulated),
+                                known_candidates=known_candidates, turn_limit=budget * 3 // 2)
         self.search.rng = self.rng  # one stream for the search and the decisions outside turns
 
     def beam(self, players: int) -> tuple[int, int]:
@@ -76,6 +77,7 @@ class LookaheadBot(GreedyBot):
         self._deadline = self.search.deadline = time.perf_counter() + self.seconds if self.seconds else 0.0
         actions = self.search.plan(view)
         # (a re-plan after a card draw has what is left of the turn's evaluations once the simulations' are kept)
-        self._spent = self.search.stats.evaluations + self.simulated
+        judged = max(len(self.search.stats.candidates), self.search.candidates)
+        self._spent = self.search.stats.evaluations + judged * self.search.simulation_cost()
         self.evaluations += self.search.stats.evaluations
         return actions

@@ -58,6 +58,12 @@ def play_turn(state: GameState, actions: list[int]) -> None:
             return
 
 
+def deals_alike(view: SeatView) -> bool:
+    """Whether every deal of what ``view`` cannot see plays alike: nothing is unseen (the master version, a full
+    hand), or no card is held and none can be bought (a game without cards)."""
+    return not view.unseen_cards() or (view.rules.max_buys == 0 and not any(view.hand_sizes))
+
+
 class ISMCTSBot(TurnPlanningBot):
     """Search bot: UCB1 over candidate whole turns, each iteration on a fresh determinization, the following
     seats replying with greedy whole turns, the evaluation at the leaf."""
@@ -68,7 +74,7 @@ class ISMCTSBot(TurnPlanningBot):
                  width: int = 6, reply_width: int = 1, horizon: int = 1, to_scoring: bool = False,
                  c: float = 0.7, scale: float = 25.0, weights: Weights = DEFAULT_WEIGHTS,
                  paired: bool = False, sample: int = 24, budget: int = 0, reply_budget: int = 0,
-                 prior: float = 0.0, limit: int = 0) -> None:
+                 prior: float = 0.0, limit: int = 0, known_candidates: int = 0, turn_limit: int = 0) -> None:
         super().__init__(seed)
         self.iterations = iterations  # > 0: a fixed number of iterations (deterministic); else the time budget
         self.seconds = seconds
@@ -89,6 +95,13 @@ class ISMCTSBot(TurnPlanningBot):
         self.limit = limit or budget * 3 // 2
         # (paired only) the weight of a turn's own evaluation, as the root's beam found it, beside its simulations'
         self.prior = prior
+        # Where no hidden card can come into play, every deal is the game itself: the one simulation of a turn is
+        # not one deal's luck, so choosing among more turns costs no winner's curse (with cards, the best 8 turns
+        # on one deal each won no more often than the best 4, docs/strength-log.md). Then up to
+        # ``known_candidates`` turns are judged, as many as keep the root's and the simulations' evaluations
+        # within ``turn_limit`` (never fewer than ``candidates``).
+        self.known_candidates = known_candidates
+        self.turn_limit = turn_limit
         # a clock time (time.perf_counter()) after which no new simulation starts (0: none; live play only)
         self.deadline = 0.0
         self.stats = SearchStats()
@@ -97,8 +110,12 @@ class ISMCTSBot(TurnPlanningBot):
     def plan(self, view: SeatView) -> list[int]:
         start = time.perf_counter()
         root = view.determinize(self.rng)
-        plans = plan_turn(root, self.width, self.weights, top=self.candidates, budget=self.budget,
-                          limit=self.limit, deadline=self.deadline)
+        known = self.known_candidates > self.candidates and deals_alike(view)
+        plans = plan_turn(root, self.width, self.weights, top=self.known_candidates if known else self.candidates,
+                          budget=self.budget, limit=self.limit, deadline=self.deadline)
+        if known and self.turn_limit:
+            affordable = (self.turn_limit - plans[0].evaluations) // self.simulation_cost()
+            plans = plans[:max(self.candidates, affordable)]
         if len(plans) == 1:
             self.stats = SearchStats(0, time.perf_counter() - start, plans[0].evaluations,
                                      [(plans[0].actions, 0, 0.0)])
@@ -107,7 +124,7 @@ class ISMCTSBot(TurnPlanningBot):
         totals = [0.0] * len(plans)
         done = 0
         if self.paired:
-            done, best = self._paired(view, plans, visits, totals, start)
+            done, best = self._paired(view, plans, visits, totals, start, known)
         else:
             while True:
                 if self.iterations > 0:
@@ -133,8 +150,12 @@ class ISMCTSBot(TurnPlanningBot):
                                   for j, p in enumerate(plans)])
         return plans[best].actions
 
+    def simulation_cost(self) -> int:
+        """The most evaluations one candidate's simulation can take (each simulated turn's hard stop)."""
+        return max(1, self.horizon * (self.reply_budget * 3 // 2))
+
     def _paired(self, view: SeatView, plans: list[Plan], visits: list[int], totals: list[float],
-                start: float) -> tuple[int, int]:
+                start: float, known: bool = False) -> tuple[int, int]:
         """Successive halving with common random numbers: every surviving turn is played on the same
         determinizations, so the comparison between turns is not drowned by the luck of the deal; after each
         round the worse half is dropped (down to two). Rounds go on until the budget is spent. A turn's score is
@@ -157,12 +178,18 @@ class ISMCTSBot(TurnPlanningBot):
                 if deadline and time.perf_counter() >= deadline:
                     break
                 rewards.append(self.simulate(deal.clone(), plans[i], view.seat))
-            if len(rewards) < len(alive):
-                break  # out of time: a round compares the turns on one deal, so a partial one is dropped
+            cut = len(rewards) < len(alive)
+            # Out of time: a round compares the turns on one deal, so a partial one is dropped -- unless every deal
+            # plays alike, where the turns played so far are compared as they are.
+            if cut and not (known and rewards):
+                break
+            alive = alive[:len(rewards)]
             for i, reward in zip(alive, rewards):
                 visits[i] += 1
                 totals[i] += reward
                 done += 1
+            if cut:
+                break
             if len(alive) > 2:
                 alive.sort(key=lambda j: -score(j))
                 alive = alive[:max(2, (len(alive) + 1) // 2)]
