@@ -110,10 +110,11 @@ class ISMCTSBot(TurnPlanningBot):
     def plan(self, view: SeatView) -> list[int]:
         start = time.perf_counter()
         root = view.determinize(self.rng)
-        known = self.known_candidates > self.candidates and deals_alike(view)
-        plans = plan_turn(root, self.width, self.weights, top=self.known_candidates if known else self.candidates,
+        alike = deals_alike(view)
+        more = alike and self.known_candidates > self.candidates
+        plans = plan_turn(root, self.width, self.weights, top=self.known_candidates if more else self.candidates,
                           budget=self.budget, limit=self.limit, deadline=self.deadline)
-        if known and self.turn_limit:
+        if more and self.turn_limit:
             affordable = (self.turn_limit - plans[0].evaluations) // self.simulation_cost()
             plans = plans[:max(self.candidates, affordable)]
         if len(plans) == 1:
@@ -124,7 +125,7 @@ class ISMCTSBot(TurnPlanningBot):
         totals = [0.0] * len(plans)
         done = 0
         if self.paired:
-            done, best = self._paired(view, plans, visits, totals, start, known)
+            done, best = self._paired(view, plans, visits, totals, start, alike)
         else:
             while True:
                 if self.iterations > 0:
@@ -155,11 +156,13 @@ class ISMCTSBot(TurnPlanningBot):
         return max(1, self.horizon * (self.reply_budget * 3 // 2))
 
     def _paired(self, view: SeatView, plans: list[Plan], visits: list[int], totals: list[float],
-                start: float, known: bool = False) -> tuple[int, int]:
+                start: float, alike: bool = False) -> tuple[int, int]:
         """Successive halving with common random numbers: every surviving turn is played on the same
         determinizations, so the comparison between turns is not drowned by the luck of the deal; after each
         round the worse half is dropped (down to two). Rounds go on until the budget is spent. A turn's score is
-        its simulations' mean plus ``prior`` times its own value as the root's beam found it, on the same scale."""
+        its simulations' mean plus ``prior`` times its own value as the root's beam found it, on the same scale.
+        ``alike``: every deal plays alike (:func:`deals_alike`), so a round cut short by the clock still compares
+        the turns it played."""
         alive = list(range(len(plans)))
         done = 0
         deadline = self.deadline
@@ -181,7 +184,7 @@ class ISMCTSBot(TurnPlanningBot):
             cut = len(rewards) < len(alive)
             # Out of time: a round compares the turns on one deal, so a partial one is dropped -- unless every deal
             # plays alike, where the turns played so far are compared as they are.
-            if cut and not (known and rewards):
+            if cut and not (alike and rewards):
                 break
             alive = alive[:len(rewards)]
             for i, reward in zip(alive, rewards):
