@@ -1,6 +1,7 @@
 """How long a bot thinks per turn: every turn of seeded games, timed from its first action to its last.
 
     .venv/bin/python bench/turn_times.py --bot master --against expert --games 20 --seed 7
+    .venv/bin/python bench/turn_times.py --bot master --against expert --games 4 --rules riogrande:full_hand=1
 
 A turn's time is the thinking time of all the bot's ``choose`` calls in that turn (the whole-turn planners plan
 at the first call and re-plan after a card draw), measured with the CPU-time clock of this process
@@ -71,6 +72,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--rules", default="riogrande", help="the edition and settings, e.g. riogrande:full_hand=1")
     parser.add_argument("--default-gc", action="store_true", help="keep Python's garbage-collector thresholds")
     parser.add_argument("--gc-thresholds", help="the collector's thresholds to measure instead, e.g. 100000,50,100")
     args = parser.parse_args()
@@ -79,7 +81,7 @@ def main() -> None:
     elif not args.default_gc:
         tune_for_search()
     before = [generation["collections"] for generation in gc.get_stats()]
-    times = turn_times(args.bot, args.against, args.games, args.seed, args.players)
+    times = turn_times(args.bot, args.against, args.games, args.seed, args.players, args.rules)
     collections = [after["collections"] - b for after, b in zip(gc.get_stats(), before)]
     cpu = sorted(t[0] for t in times)
     wall = sorted(t[1] for t in times)
@@ -87,8 +89,8 @@ def main() -> None:
     def pct(values: list[float], p: float) -> float:
         return values[min(len(values) - 1, int(p * len(values)))]
 
-    print(f"{args.bot} against {args.against}: {len(times)} turns in {args.games} games ({args.players} players), "
-          f"collector thresholds {gc.get_threshold()}")
+    print(f"{args.bot} against {args.against}: {len(times)} turns in {args.games} games ({args.players} players, "
+          f"{args.rules}), collector thresholds {gc.get_threshold()}")
     for name, values in (("CPU", cpu), ("wall", wall)):
         print(f"  {name:>4} s/turn: median {statistics.median(values):.3f}, p90 {pct(values, 0.9):.3f}, "
               f"p99 {pct(values, 0.99):.3f}, slowest {values[-1]:.3f} (next {', '.join(f'{v:.2f}' for v in values[-4:-1])})")

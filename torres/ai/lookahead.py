@@ -57,7 +57,7 @@ class LookaheadBot(GreedyBot):
                                 reply_width=reply_width, horizon=horizon, weights=weights, paired=True, sample=0,
                                 budget=budget, reply_budget=reply_budget, prior=prior,
                                 limit=max(budget, budget * 3 // 2 - simulated),
-                                known_candidates=known_candidates, turn_limit=budget * 3 // 2)
+                                known_candidates=known_candidates, turn_limit=budget)
         self.search.rng = self.rng  # one stream for the search and the decisions outside turns
 
     def beam(self, players: int) -> tuple[int, int]:

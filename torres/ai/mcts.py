@@ -99,7 +99,8 @@ class ISMCTSBot(TurnPlanningBot):
         # not one deal's luck, so choosing among more turns costs no winner's curse (with cards, the best 8 turns
         # on one deal each won no more often than the best 4, docs/strength-log.md). Then up to
         # ``known_candidates`` turns are judged, as many as keep the root's and the simulations' evaluations
-        # within ``turn_limit`` (never fewer than ``candidates``).
+        # within ``turn_limit`` (never fewer than ``candidates``; the master's is its soft budget, so that a turn
+        # with a full hand, whose planning takes most of it, does not take longer than before).
         self.known_candidates = known_candidates
         self.turn_limit = turn_limit
         # a clock time (time.perf_counter()) after which no new simulation starts (0: none; live play only)
