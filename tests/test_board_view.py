@@ -15,6 +15,7 @@ import time
 import urllib.request
 from typing import Any, Callable
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from test_browser import ARTIFACTS, Page
@@ -224,8 +225,21 @@ def shoot(p: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     for label, view in (("3D", "3d"), ("Flat", "flat")):
         button(p, label).click()
-        board(p).screenshot(path=str(ARTIFACTS / f"{name}-{view}.png"))
+        snap(board(p), ARTIFACTS / f"{name}-{view}.png")
     button(p, "3D").click()
+
+
+def snap(locator: Any, path: Any, tries: int = 5) -> None:
+    """A screenshot of ``locator``. The board is drawn again whenever a view arrives (the bots play on while the
+    screenshots are taken), which can replace the element between finding it and taking the picture: a busy
+    machine makes that likelier, so a replaced element is found again."""
+    for attempt in range(tries):
+        try:
+            locator.screenshot(path=str(path))
+            return
+        except PlaywrightError as error:
+            if "not attached" not in str(error) or attempt == tries - 1:
+                raise
 
 
 # ----------------------------------------------------------------------------------------------------------------
