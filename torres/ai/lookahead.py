@@ -77,7 +77,8 @@ class LookaheadBot(GreedyBot):
         self._deadline = self.search.deadline = time.perf_counter() + self.seconds if self.seconds else 0.0
         actions = self.search.plan(view)
         # (a re-plan after a card draw has what is left of the turn's evaluations once the simulations' are kept)
-        judged = max(len(self.search.stats.candidates), self.search.candidates)
-        self._spent = self.search.stats.evaluations + judged * self.search.simulation_cost()
+        # (more turns judged where deals play alike: one simulation each, which may pass ``simulations``)
+        judged = len(self.search.stats.candidates) * self.search.simulation_cost()
+        self._spent = self.search.stats.evaluations + max(self.simulated, judged)
         self.evaluations += self.search.stats.evaluations
         return actions
