@@ -386,3 +386,23 @@ export function cardPlays(st, L, act, render) {
         : h("p", { class: "instr" }, st.sel.from ? t("card_pick_target") : t("card_pick_knight")),
     h("button", { type: "button", class: "btn ghost", id: "btn-cancel-card", onclick: () => { st.sel = null; render(); } }, t("btn_cancel")));
 }
+
+/** The keep choice on a board that plays from legal actions (the analysis board, puzzles): a button per drawn card,
+ * keeping it and putting the others under the deck (the engine's short form's meaning); `note`, if given, a line
+ * under the title. Null when no keep is legal. */
+export function quickKeep(view, L, act, note = null) {
+  const keeps = L.filter((a) => a.kind === "keep");
+  if (!keeps.length) return null;
+  const drawn = [...new Set(view.drawn || [])];
+  return h("section", { class: "keep-panel", id: "keep-panel", "aria-labelledby": "keep-title" },
+    h("h2", { id: "keep-title", class: "panel-title" }, t("keep_title")),
+    note ? h("p", { class: "muted small" }, note) : null,
+    h("div", { class: "buttons" }, drawn.map((c) => h("button", { type: "button", class: "btn", onclick: () => act(keepAction(keeps, c)) },
+      t("btn_keep", { card: cardName(c) })))));
+}
+
+/** The legal keep of `card` that puts the other drawn cards under the deck. */
+function keepAction(keeps, card) {
+  const plain = keeps.find((a) => a.action.split(" ")[1] === card && !a.action.includes("top:"));
+  return (plain || keeps.find((a) => a.action.split(" ")[1] === card) || keeps[0]).action;
+}

@@ -5,7 +5,7 @@
 // A sandbox position is public (a finished game's moment or a built one), so every seat's cards show.
 
 import { h, clear, api, refillKeepingFocus } from "./dom.js";
-import { t, onLangChange, cardName, levelName } from "./i18n.js";
+import { t, onLangChange, levelName } from "./i18n.js";
 import { renderBoard, squaresIn, announce } from "./board.js";
 import { boardTargets, boardSquare } from "./boardkit.js";
 import * as P from "./panels.js";
@@ -165,15 +165,8 @@ export async function sandboxPage(root, navigate) {
     }
     if (st.choice) parts.push(P.squareChoice(st, nm, act, render));
     if (st.sel && st.sel.type === "card") parts.push(P.cardPlays(st, L, act, render));
-    const keeps = L.filter((a) => a.kind === "keep");
-    if (keeps.length) {
-      const drawn = [...new Set(view.drawn || [])];
-      parts.push(h("section", { class: "keep-panel", id: "keep-panel", "aria-labelledby": "keep-title" },
-        h("h2", { id: "keep-title", class: "panel-title" }, t("keep_title")),
-        h("p", { class: "muted small" }, t("sb_keep_note")),
-        h("div", { class: "buttons" }, drawn.map((c) => h("button", { type: "button", class: "btn", onclick: () => act(keepAction(keeps, c)) },
-          t("btn_keep", { card: cardName(c) }))))));
-    }
+    const keep = P.quickKeep(view, L, act, t("sb_keep_note"));
+    if (keep) parts.push(keep);
     const buttons = L.filter((a) => BUTTON_KINDS.includes(a.kind)).map((a) => {
       const label = a.kind === "stack" ? t("btn_stack", { n: a.action.split(" ")[1] }) : a.kind === "buy" ? t("btn_buy")
         : a.kind === "score" ? t("btn_score") : a.kind === "end" ? t("btn_end") : a.kind === "king_stay" ? t("btn_king_stay")
@@ -245,10 +238,4 @@ export async function sandboxPage(root, navigate) {
   await request([]);
   if (params.get("ask") === "1" && st.data && !st.data.over) askMaster();
   return () => { st.closed = true; offLang(); };
-}
-
-/** The legal keep of `card` that puts the other drawn cards under the deck (the engine's short form's meaning). */
-function keepAction(keeps, card) {
-  const plain = keeps.find((a) => a.action.split(" ")[1] === card && !a.action.includes("top:"));
-  return (plain || keeps.find((a) => a.action.split(" ")[1] === card) || keeps[0]).action;
 }
