@@ -5,6 +5,7 @@ URL restoring the board; German. Screenshots go to tests/artifacts/."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -81,6 +82,37 @@ def test_continue_a_finished_game_try_undo_and_ask_the_master(browser: Any, live
 
     needs_axe()
     assert axe_serious(page) == []
+    assert errors == []
+    context.close()
+
+
+def test_a_card_drawn_on_the_analysis_board_is_kept_with_a_button(browser: Any, live_server: str) -> None:
+    """Continued from a moment where a bot has just bought a card, the board offers a button per drawn card (the
+    others go under the deck, as the note says); pressing one plays the keep."""
+    from playwright.sync_api import expect
+
+    game_id = finished_bot_game(live_server)
+    frames = httpx.get(f"{live_server}/api/games/{game_id}/replay", timeout=30).json()["frames"]
+    frame = next(k for k, f in enumerate(frames) if f["stage"] == "keep")  # (beginners buy every game)
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{live_server}/replay/{game_id}")
+    expect(page.get_by_role("button", name="Continue from here")).to_be_visible(timeout=15_000)
+    for _ in range(frame):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-frame")).to_have_attribute("data-frame", str(frame))
+    page.get_by_role("button", name="Continue from here").click()
+    expect(page.locator("#sandbox-page")).to_have_attribute("data-busy", "0", timeout=15_000)
+    panel = page.get_by_role("region", name="You drew these cards: keep one")
+    expect(panel).to_be_visible(timeout=15_000)
+    expect(panel.get_by_text("The other cards go under the deck")).to_be_visible()
+    keeps = panel.get_by_role("button", name=re.compile(r"^Keep "))
+    assert keeps.count() >= 1
+    keeps.first.click()
+    expect(page.locator("#sandbox-page")).to_have_attribute("data-actions", "1", timeout=15_000)
+    expect(panel).to_have_count(0)
     assert errors == []
     context.close()
 
