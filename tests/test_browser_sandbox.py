@@ -31,21 +31,30 @@ def actions_on_board(page: Any) -> int:
     return int(page.get_attribute("#sandbox-page", "data-actions") or 0)
 
 
+def replay_at(browser: Any, base: str, game_id: str, frame: int) -> tuple[Any, Any, list[str]]:
+    """A new page on the game's replay, stepped with the keyboard to ``frame``; its context, the page and the list
+    its script errors are collected in."""
+    from playwright.sync_api import expect
+
+    context = browser.new_context(viewport=DESKTOP)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{base}/replay/{game_id}")
+    expect(page.get_by_role("button", name="Continue from here")).to_be_visible(timeout=15_000)
+    for _ in range(frame):
+        page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-frame")).to_have_attribute("data-frame", str(frame))
+    return context, page, errors
+
+
 def test_continue_a_finished_game_try_undo_and_ask_the_master(browser: Any, live_server: str) -> None:
     from playwright.sync_api import expect
 
     game_id = finished_bot_game(live_server)
     frames = httpx.get(f"{live_server}/api/games/{game_id}/replay", timeout=30).json()["frames"]
     frame = next(k for k in range(20, len(frames)) if frames[k]["stage"] == "turn" and frames[k]["ap"] == 5)
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{live_server}/replay/{game_id}")
-    expect(page.get_by_role("button", name="Continue from here")).to_be_visible(timeout=15_000)
-    for _ in range(frame):
-        page.keyboard.press("ArrowRight")
-    expect(page.locator("#replay-frame")).to_have_attribute("data-frame", str(frame))
+    context, page, errors = replay_at(browser, live_server, game_id, frame)
     replay_board = board_squares(page)
     page.get_by_role("button", name="Continue from here").click()
     expect(page.get_by_role("heading", name="Analysis board")).to_be_visible(timeout=15_000)
@@ -94,15 +103,7 @@ def test_a_card_drawn_on_the_analysis_board_is_kept_with_a_button(browser: Any, 
     game_id = finished_bot_game(live_server)
     frames = httpx.get(f"{live_server}/api/games/{game_id}/replay", timeout=30).json()["frames"]
     frame = next(k for k, f in enumerate(frames) if f["stage"] == "keep")  # (beginners buy every game)
-    context = browser.new_context(viewport=DESKTOP)
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(f"{live_server}/replay/{game_id}")
-    expect(page.get_by_role("button", name="Continue from here")).to_be_visible(timeout=15_000)
-    for _ in range(frame):
-        page.keyboard.press("ArrowRight")
-    expect(page.locator("#replay-frame")).to_have_attribute("data-frame", str(frame))
+    context, page, errors = replay_at(browser, live_server, game_id, frame)
     page.get_by_role("button", name="Continue from here").click()
     expect(page.locator("#sandbox-page")).to_have_attribute("data-busy", "0", timeout=15_000)
     panel = page.get_by_role("region", name="You drew these cards: keep one")
