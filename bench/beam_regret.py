@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/beam_regret.py --positions 36 --nodes 20000 --jobs 2 --seed 1     # minutes
     .venv/bin/python bench/beam_regret.py --positions 360 --nodes 300000 --jobs 2 --seed 1   # hours
+    .venv/bin/python bench/beam_regret.py --positions 252 --nodes 300000 --rows /tmp/regret.jsonl   # resumable
     .venv/bin/python bench/beam_regret.py --position 'torres/1 rules=...' --nodes 0          # one turn's tree
 
 Positions: turn starts of seeded games between experts (every third turn of a seat, spread over the game), in
@@ -24,18 +25,25 @@ its "beat the search" count says how often). The master's chosen turn may lose t
 (its look-ahead judges a turn by what follows it), so its loss is not only a miss. Tree sizes are those of the
 turn's search: positions merged by the planner's key (what the search expands) and without merging (every
 sequence of steps: ``sequences``), both exact only where the search finished.
+
+With ``--rows FILE`` every position's row is appended to FILE (JSON lines) as soon as it is measured, and positions
+already in FILE (same kind, index, node limit and seed) are not measured again: a run of hours can be stopped and
+resumed, and the table is printed from every row in FILE. Positions are taken in rounds, one of each kind per round,
+so a run stopped early still covers the kinds evenly.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import random
 import statistics
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from itertools import islice
+from typing import Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -68,6 +76,7 @@ def sample_positions(rules: str, players: int, count: int, seed: int) -> list[st
 @dataclass
 class Row:
     kind: str
+    key: str  # which position of the sample: kind, index, node limit and seed
     nodes: int  # positions the (tuned) search expanded
     sequences: int
     complete: bool
@@ -98,8 +107,11 @@ def turn_value(state: GameState, actions: list[int], weights: Weights) -> float:
     return value
 
 
-def measure(task: tuple[str, str, str, int, int]) -> Row:
-    kind, rules, position, nodes, seed = task
+Task = tuple[str, str, str, int, int, str]
+
+
+def measure(task: Task) -> Row:
+    kind, rules, position, nodes, seed, key = task
     start = GameState.from_position(position)
     view = start.view(start.current)
     state = view.determinize(random.Random(seed))
@@ -114,7 +126,7 @@ def measure(task: tuple[str, str, str, int, int]) -> Row:
     master = make_bot("master", seed)
     assert isinstance(master, LookaheadBot)
     chosen = turn_value(state, master.plan(view), MASTER_WEIGHTS)
-    return Row(kind, tuned.nodes, tuned.sequences, tuned.complete, seconds,
+    return Row(kind, key, tuned.nodes, tuned.sequences, tuned.complete, seconds,
                max(0.0, tuned.value - expert.value), expert.value > tuned.value + 1e-9,
                max(0.0, mastered.value - planner.value), planner.value > mastered.value + 1e-9,
                max(0.0, max(mastered.value, planner.value) - chosen), mastered.complete)
@@ -163,30 +175,55 @@ def one_tree(position: str, nodes: int) -> None:
           f"peak memory {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
 
+def load_rows(path: str) -> list[Row]:
+    try:
+        with open(path) as rows:
+            return [Row(**json.loads(line)) for line in rows if line.strip()]
+    except FileNotFoundError:
+        return []
+
+
+def measure_all(tasks: list[Task], jobs: int) -> Iterator[Row]:
+    """Each task's row as soon as it is measured."""
+    if jobs > 1:
+        with multiprocessing.Pool(jobs, initializer=tune_for_search) as pool:
+            yield from pool.imap_unordered(measure, tasks, chunksize=1)
+    else:
+        yield from map(measure, tasks)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--positions", type=int, default=36, help="positions in all, shared by the nine kinds")
     parser.add_argument("--nodes", type=int, default=20000, help="node limit of each exhaustive search (0: none)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1, help="processes")
+    parser.add_argument("--rows", help="append each row to this JSON-lines file; resume from the rows in it")
     parser.add_argument("--position", help="only search this position's turn (tuned evaluation) and print its tree")
     args = parser.parse_args()
     if args.position:
         one_tree(args.position, args.nodes)
         return
     per_kind = max(1, args.positions // len(KINDS))
-    tasks = []
+    tasks: list[tuple[int, Task]] = []
     for k, (label, rules, players) in enumerate(KINDS):
         for i, position in enumerate(sample_positions(rules, players, per_kind, args.seed * 10 + k)):
-            tasks.append((label, rules, position, args.nodes, args.seed * 100_000 + k * 1000 + i))
+            seed = args.seed * 100_000 + k * 1000 + i
+            tasks.append((i, (label, rules, position, args.nodes, seed, f"{label}#{i} nodes={args.nodes} seed={seed}")))
+    tasks.sort(key=lambda t: t[0])  # rounds of one position of each kind
+    rows = load_rows(args.rows) if args.rows else []
+    done = {r.key for r in rows}
+    todo = [task for _, task in tasks if task[-1] not in done]
     started = time.perf_counter()
-    if args.jobs > 1:
-        with multiprocessing.Pool(args.jobs, initializer=tune_for_search) as pool:
-            rows = pool.map(measure, tasks, chunksize=1)
-    else:
-        rows = [measure(t) for t in tasks]
-    print(f"{len(rows)} positions ({per_kind} of each kind), seed {args.seed}, node limit "
-          f"{args.nodes or 'none'}, {time.perf_counter() - started:.0f} s with {args.jobs} process(es)\n")
+    for row in measure_all(todo, args.jobs):
+        rows.append(row)
+        if args.rows:
+            with open(args.rows, "a") as out:
+                out.write(json.dumps(asdict(row)) + "\n")
+    wanted = {task[-1] for _, task in tasks}
+    rows = [r for r in rows if r.key in wanted]
+    print(f"{len(rows)} positions (up to {per_kind} of each kind; {len(todo)} measured now), seed {args.seed}, "
+          f"node limit {args.nodes or 'none'}, {time.perf_counter() - started:.0f} s with {args.jobs} process(es)\n")
     print("| positions | n | searches finished | merged positions p50 / p90 | sequences p50 / p90 | "
           "search s (p50) | expert = best | mean loss | worst | master's planner = best | mean loss | worst | "
           "master's turn = best | mean loss | worst | beat a stopped search (expert/planner) |")

@@ -370,13 +370,32 @@ def test_a_tournament_without_cards_plays_new_games_only_with_a_random_setup() -
     rules = "riogrande:max_buys=0"
     same = [play_game(["strong", "greedy"], game, 2, rules, seed=3) for game in (0, 2, 4)]
     assert same[0].scores == same[1].scores == same[2].scores
+    assert same[0].digest == same[1].digest == same[2].digest  # ... and the same actions: the same game
+    assert play_game(["strong", "greedy"], 1, 2, rules, seed=3).digest != same[0].digest  # the seats swapped
     varied = [play_game(["strong", "greedy"], game, 2, rules, seed=3, random_setup=True) for game in (0, 2, 4)]
     assert len({tuple(r.scores) for r in varied}) > 1
+    assert len({r.digest for r in varied}) == 3
     again = play_game(["strong", "greedy"], 2, 2, rules, seed=3, random_setup=True)
     assert again.scores == varied[1].scores  # the setup comes from the game's seed: a run replays
     # every turn's thinking time is recorded (CPU seconds), one entry a turn
     assert [len(times) for times in again.turn_seconds] == again.turns
     assert again.slowest == [max(times) for times in again.turn_seconds]
+
+
+def test_a_tournament_counts_the_games_that_repeat_another() -> None:
+    """Without chance a repeated setup is a repeated game (issue #34: 400 games without cards were 115 games); the
+    summary says how many of its games were distinct, and so the table's title."""
+    from torres.cli.tournament import run_tournament
+
+    repeated = run_tournament(["strong", "greedy"], games=4, players=2, rules_text="riogrande:max_buys=0", seed=3)
+    assert repeated.distinct == 2 and repeated.to_json()["distinct_games"] == 2  # one game for each seating
+    assert len({g["digest"] for g in repeated.to_json()["results"]}) == 2
+    dealt = run_tournament(["strong", "greedy"], games=4, players=2, rules_text="riogrande", seed=3)
+    assert dealt.distinct == 4
+    result = runner.invoke(app, ["tournament", "--bots", "strong,greedy", "--games", "4", "-e", "riogrande:max_buys=0",
+                                 "--seed", "3"], terminal_width=160)
+    assert result.exit_code == 0, result.output
+    assert "4 games (2 distinct)" in result.output
 
 
 def test_tournament_reports_the_median_and_slowest_turn() -> None:

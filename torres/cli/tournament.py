@@ -8,6 +8,7 @@ CPU). A bot's turn is the time of all its decisions of one turn (its actions and
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import multiprocessing
@@ -43,6 +44,7 @@ class GameResult:
     slowest: list[float]  # the longest single turn by seat
     turn_seconds: list[list[float]] = field(default_factory=list)  # every turn's thinking time, by seat
     phases: list[list[int]] = field(default_factory=list)  # the scores by seat after each phase's scoring
+    digest: str = ""  # of every action from the first: two games with the same digest were the same game
 
 
 def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: int,
@@ -52,10 +54,13 @@ def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: i
     king) is a random legal one, drawn from the game's own seed."""
     rules = Rules.from_text(rules_text)
     state = GameState(players, seed * 100_003 + game, rules)
+    played = hashlib.blake2b(digest_size=8)
     if random_setup:
         setup = random.Random(seed * 1_000_033 + game)
         while state.stage in SETUP_STAGES:
-            state.push(setup.choice(state.legal_action_ids()))
+            action = setup.choice(state.legal_action_ids())
+            played.update(action.to_bytes(2, "little"))
+            state.push(action)
     entries = [(s + game) % players for s in range(players)]
     seats = [make_bot(bots[entries[s]], seed * 1_000_003 + game * 16 + s) for s in range(players)]
     seconds = [0.0] * players
@@ -73,10 +78,12 @@ def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: i
         dt = time.process_time() - t0
         seconds[seat] += dt
         turn_seconds[seat][-1] += dt
+        played.update(action.to_bytes(2, "little"))
         state.push(action)
     slowest = [max(times, default=0.0) for times in turn_seconds]
     return GameResult(game, entries, list(state.scores), seconds, turns, slowest,
-                      phases=[list(scoring.after) for scoring in state.scorings], turn_seconds=turn_seconds)
+                      phases=[list(scoring.after) for scoring in state.scorings], turn_seconds=turn_seconds,
+                      digest=f"{entries}:{played.hexdigest()}")
 
 
 #: The decisions before the first turn, which ``--random-setup`` makes at random.
@@ -119,6 +126,7 @@ class Summary:
     mu: list[float] = field(default_factory=list)
     sigma: list[float] = field(default_factory=list)
     results: list[GameResult] = field(default_factory=list)  # by game number
+    distinct: int = 0  # games that were not a repeat of another (same seats, same actions)
 
     def to_json(self) -> dict[str, Any]:
         rows = []
@@ -133,9 +141,9 @@ class Summary:
             })
         # each game's seats and scores, so that two runs on the same seed can be compared deal by deal
         # (bench/paired.py): game g is the same deal in every run with the same seed
-        played = [{"game": r.game, "entries": r.entries, "scores": r.scores, "phases": r.phases}
-                  for r in self.results]
-        return {"games": self.games, "bots": rows, "results": played}
+        played = [{"game": r.game, "entries": r.entries, "scores": r.scores, "phases": r.phases,
+                   "digest": r.digest} for r in self.results]
+        return {"games": self.games, "distinct_games": self.distinct, "bots": rows, "results": played}
 
 
 def summarize(bots: list[str], results: list[GameResult]) -> Summary:
@@ -147,6 +155,7 @@ def summarize(bots: list[str], results: list[GameResult]) -> Summary:
     model = PlackettLuce()
     ratings = [model.rating(name=label) for label in labels]
     s.results = sorted(results, key=lambda r: r.game)
+    s.distinct = len({r.digest for r in s.results})
     for r in s.results:
         best = max(r.scores)
         top = [seat for seat, sc in enumerate(r.scores) if sc == best]
@@ -256,7 +265,9 @@ def tournament(
 
         console.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from None
-    title = (f"{games} games, {players} players, {rules_text}, seed {seed}"
+    # deterministic bots in a game without chance replay a game whenever its setup and seats come round again
+    repeats = f" ({summary.distinct} distinct)" if summary.distinct < games else ""
+    title = (f"{games} games{repeats}, {players} players, {rules_text}, seed {seed}"
              f"{', random setup' if random_setup else ''} ({wall:.0f} s wall; "
              f"s/turn: CPU seconds of a bot's turn)")
     console.print(render(summary, title))
