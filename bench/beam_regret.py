@@ -27,7 +27,7 @@ turn's search: positions merged by the planner's key (what the search expands) a
 sequence of steps: ``sequences``), both exact only where the search finished.
 
 With ``--rows FILE`` every position's row is appended to FILE (JSON lines) as soon as it is measured, and positions
-already in FILE (same kind, index, node limit and seed) are not measured again: a run of hours can be stopped and
+already in FILE (same kind, index, node limit, seed and settings of the levels) are not measured again: a run of hours can be stopped and
 resumed, and the table is printed from every row in FILE. Positions are taken in rounds, one of each kind per round,
 so a run stopped early still covers the kinds evenly.
 """
@@ -41,6 +41,7 @@ import random
 import statistics
 import sys
 import time
+import zlib
 from dataclasses import asdict, dataclass
 from itertools import islice
 from typing import Iterator
@@ -53,7 +54,7 @@ from torres.ai.collector import tune_for_search  # noqa: E402
 from torres.ai.evaluate import DEFAULT_WEIGHTS, MASTER_WEIGHTS, Weights, evaluate  # noqa: E402
 from torres.ai.exhaustive import search_turn, weights_evaluator  # noqa: E402
 from torres.ai.levels import (EXPERT_BUDGET, EXPERT_WIDTH, MASTER_BUDGET, MASTER_MANY_BUDGET,  # noqa: E402
-                              MASTER_WIDTH)
+                              MASTER_SPEC, MASTER_WIDTH)
 from torres.ai.lookahead import LookaheadBot  # noqa: E402
 from torres.ai.planner import keep_choice, plan_turn  # noqa: E402
 from torres.ai.samples import turn_starts  # noqa: E402
@@ -73,10 +74,14 @@ def sample_positions(rules: str, players: int, count: int, seed: int) -> list[st
     return [state.position() for state in islice(starts, count)]
 
 
+#: The settings of the levels measured: a row measured with others is not resumed from.
+LEVELS = zlib.crc32(f"{EXPERT_WIDTH}:{EXPERT_BUDGET}|{MASTER_SPEC}|{MASTER_MANY_BUDGET}".encode()).to_bytes(4, "big").hex()
+
+
 @dataclass
 class Row:
     kind: str
-    key: str  # which position of the sample: kind, index, node limit and seed
+    key: str  # which position of the sample: kind, index, node limit, seed and the levels' settings
     nodes: int  # positions the (tuned) search expanded
     sequences: int
     complete: bool
@@ -209,7 +214,8 @@ def main() -> None:
     for k, (label, rules, players) in enumerate(KINDS):
         for i, position in enumerate(sample_positions(rules, players, per_kind, args.seed * 10 + k)):
             seed = args.seed * 100_000 + k * 1000 + i
-            tasks.append((i, (label, rules, position, args.nodes, seed, f"{label}#{i} nodes={args.nodes} seed={seed}")))
+            key = f"{label}#{i} nodes={args.nodes} seed={seed} levels={LEVELS}"
+            tasks.append((i, (label, rules, position, args.nodes, seed, key)))
     tasks.sort(key=lambda t: t[0])  # rounds of one position of each kind
     rows = load_rows(args.rows) if args.rows else []
     done = {r.key for r in rows}
