@@ -403,5 +403,8 @@ def test_tournament_reports_the_median_and_slowest_turn() -> None:
 
     summary = run_tournament(["strong", "random"], games=2, players=2, rules_text="riogrande", seed=1)
     rows = summary.to_json()["bots"]
-    assert all(0 <= row["median_turn"] <= row["slowest_turn"] for row in rows)
+    assert all(0 <= row["median_turn"] <= row["p99_turn"] <= row["slowest_turn"] for row in rows)
     assert rows[0]["median_turn"] > rows[1]["median_turn"]  # a planner thinks longer than a random choice
+    strong = sorted(t for r in summary.results for seat, entry in enumerate(r.entries) if entry == 0
+                    for t in r.turn_seconds[seat])
+    assert rows[0]["p99_turn"] == strong[int(0.99 * len(strong))] and rows[0]["slowest_turn"] == strong[-1]
