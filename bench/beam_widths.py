@@ -4,7 +4,7 @@
 
 Positions: every third turn start of 2-player expert games (as ``bench/beam_regret.py`` samples them), each dealt
 once from the seat's view. At each, the planner plans the turn with the master's evaluation, its soft budget
-(24,000) and its root's hard stop (26,400) at every width; the table gives the mean value of the best turn found
+(18,000) and its root's hard stop (18,000 too, once its simulations' most is kept back) at every width; the table gives the mean value of the best turn found
 (evaluation points), how often a width found more or less than the first width and by how much on average, and
 the evaluations and CPU seconds it took (median and most). A wider beam that finds no more is the sign that the
 master's losses are not the beam's misses.
@@ -22,9 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from torres.ai.base import make_bot  # noqa: E402
 from torres.ai.collector import tune_for_search  # noqa: E402
 from torres.ai.evaluate import MASTER_WEIGHTS  # noqa: E402
 from torres.ai.levels import MASTER_BUDGET  # noqa: E402
+from torres.ai.lookahead import LookaheadBot  # noqa: E402
 from torres.ai.planner import plan_turn  # noqa: E402
 from torres.ai.samples import turn_starts  # noqa: E402
 
@@ -40,7 +42,9 @@ def main() -> None:
     widths = [int(w) for w in args.widths.split(",")]
     starts = islice(turn_starts(args.rules, 2, args.seed * 1000, "expert", every=3, at=2), args.positions)
     positions = [state.view(state.current).determinize(random.Random(args.seed + i)) for i, state in enumerate(starts)]
-    limit = MASTER_BUDGET * 3 // 2 - 4 * 2 * 1200  # the master's root stop: its simulations' most kept back
+    master = make_bot("master")
+    assert isinstance(master, LookaheadBot)
+    limit = master.search.limit  # the master's root stop: its simulations' most kept back
     print(f"{len(positions)} positions, {args.rules}, seed {args.seed}\n")
     print("| width | mean value | more than the first | less | mean gain | evaluations p50 (max) | CPU s p50 (max) |")
     print("|---:|---:|---:|---:|---:|---:|---:|")

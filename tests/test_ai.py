@@ -19,8 +19,8 @@ from torres.ai.evaluate import (
 from torres.ai.greedy import GreedyBot
 from torres.ai.lookahead import LookaheadBot
 from torres.ai.hint import hint_planner
-from torres.ai.levels import (EXPERT_BUDGET, EXPERT_WIDTH, MASTER_BUDGET, MASTER_MANY_BUDGET, MASTER_SIMULATIONS,
-                              MASTER_WIDTH)
+from torres.ai.levels import (EXPERT_BUDGET, EXPERT_WIDTH, MASTER_BUDGET, MASTER_KNOWN_LIMIT, MASTER_MANY_BUDGET,
+                              MASTER_SIMULATIONS, MASTER_WIDTH)
 from torres.ai.mcts import ISMCTSBot
 from torres.ai.planner import plan_turn
 import torres.cli.hint  # noqa: F401  (registers the command)
@@ -574,6 +574,25 @@ def test_the_master_judges_more_turns_where_every_deal_plays_alike() -> None:
     assert judged["riogrande:max_buys=0"] == (True, 8)
     # every card known, but a full hand's turn leaves the look-ahead only what the turn's bound allows
     assert judged["riogrande:full_hand=1"][0] and 4 <= judged["riogrande:full_hand=1"][1] <= 8
+
+
+def test_the_turns_judged_where_deals_play_alike_are_bounded_by_their_own_limit() -> None:
+    """The master's budget (18,000) bounds its planner; the turns it judges where deals play alike are bounded by
+    ``known_limit`` (24,000, what they had before the budget was lowered for the time of turns with cards): without
+    cards the planner is cheap and 8 turns fit; at the budget's limit, fewer."""
+    state = _turn_start("riogrande:max_buys=0")
+    judged = []
+    for spec in ("master", "master:known_limit=0", "master:known_limit=12000"):
+        bot = make_bot(spec)
+        assert bot.search.turn_limit == (bot.budget if spec.endswith("=0") else 12000 if "12000" in spec
+                                         else MASTER_KNOWN_LIMIT)
+        bot.choose(state.view(state.current))
+        judged.append(len(bot.search.stats.candidates))
+    master = make_bot("master")
+    master.choose(state.view(state.current))
+    spent, cost = master.search.stats.evaluations, master.search.simulation_cost()  # the planner's, a judged turn's
+    assert judged == [max(4, min(8, (limit - spent) // cost)) for limit in (MASTER_KNOWN_LIMIT, MASTER_BUDGET, 12000)]
+    assert judged[0] == 8 and judged[2] < 8
 
 
 def test_a_look_ahead_cut_by_the_clock_compares_the_turns_it_played_where_deals_play_alike(

@@ -61,7 +61,8 @@ def _lookahead(seed: int, opts: dict[str, str]) -> Bot:
                         reply_budget=_int(opts, "reply_budget", 800), horizon=_int(opts, "horizon", 2),
                         players=_int(opts, "players", 2), prior=_float(opts, "prior", 0.0),
                         many_width=_int(opts, "many_width", 0), many_budget=_int(opts, "many_budget", 0),
-                        known_candidates=_int(opts, "known_candidates", 0))
+                        known_candidates=_int(opts, "known_candidates", 0),
+                        known_limit=_int(opts, "known_limit", 0))
 
 
 def _ismcts(seed: int, opts: dict[str, str]) -> Bot:
@@ -118,10 +119,11 @@ EXPERT_BUDGET = 4000
 #: turns. Neither alone pays: the look-ahead over the turns of a planner as wide with twice the expert's
 #: evaluations, or as narrow as the expert's with twelve times, won no more than over the expert's planner; both
 #: together won far more, with 2 players as with 4 (docs/strength-log.md, "A wider planner"). In 2-player games the
-#: look-ahead's time bounds them at six times the expert's: more won no more, and the slowest turns (a full hand of
-#: cards offers hundreds of plays at every step) took three seconds; with 3–4 players, twelve times.
+#: look-ahead's time bounds them at four and a half times the expert's: twice that won no more, and with both cores
+#: busy the turns at the hard stop of six times (36,000 evaluations, the simulations' included) took 1.2–1.4 s of
+#: CPU where the issue allows 1 s (issue #34); with 3–4 players, twelve times.
 MASTER_WIDTH = 48
-MASTER_BUDGET = 24000
+MASTER_BUDGET = 18000
 MASTER_MANY_BUDGET = 48000
 #: The deals the look-ahead plays its four candidate turns on: one (the second and third, on which only the
 #: better two were played again, changed few choices and cost the time the wider planner needs).
@@ -131,6 +133,9 @@ MASTER_SIMULATIONS = 4
 #: 72.5% of the same 40 games against the full-width search without cards, 81.8% of 400 new ones (issue #34,
 #: docs/strength-log.md).
 MASTER_KNOWN_CANDIDATES = 8
+#: ... as many of them as keep the turn within this many evaluations, the planner's included (where deals play
+#: alike the planner is cheap, without cards, or stops at its budget, with a full hand: there it leaves 4).
+MASTER_KNOWN_LIMIT = 24000
 
 #: The master: its planner proposes its best four turns (eight where no hidden card can come into play), each
 #: followed by the rival's reply and the bot's own next turn on a shared deal (torres.ai.lookahead), all with the
@@ -139,7 +144,8 @@ MASTER_KNOWN_CANDIDATES = 8
 #: weights were tuned in). With more players it plays the planner's turn, with the expert's weights.
 #: docs/strength.md has its matches.
 MASTER_SPEC = (f"lookahead:width={MASTER_WIDTH}:budget={MASTER_BUDGET}:simulations={MASTER_SIMULATIONS}"
-               f":eval=master:prior=1:many_budget={MASTER_MANY_BUDGET}:known_candidates={MASTER_KNOWN_CANDIDATES}")
+               f":eval=master:prior=1:many_budget={MASTER_MANY_BUDGET}:known_candidates={MASTER_KNOWN_CANDIDATES}"
+               f":known_limit={MASTER_KNOWN_LIMIT}")
 
 #: The ladder: level name → the spec it stands for.
 LEVELS: dict[str, str] = {

@@ -41,14 +41,14 @@ class LookaheadBot(GreedyBot):
     def __init__(self, seed: int = 0, width: int = 12, weights: Weights = DEFAULT_WEIGHTS, budget: int = 4000,
                  seconds: float = 0.0, candidates: int = 4, simulations: int = 8, reply_width: int = 4,
                  reply_budget: int = 800, horizon: int = 2, players: int = 2, prior: float = 0.0,
-                 many_width: int = 0, many_budget: int = 0, known_candidates: int = 0) -> None:
+                 many_width: int = 0, many_budget: int = 0, known_candidates: int = 0, known_limit: int = 0) -> None:
         super().__init__(seed, width=width, weights=weights, budget=budget, seconds=seconds)
         self.players = players
         # the planner's settings in games of more than ``players`` players (0: ``width`` and ``budget``)
         self.many_width, self.many_budget = many_width or width, many_budget or budget
         # A turn's evaluations stop where the planner's alone would (half as much again as its budget), the
         # simulated turns' included: the most they can take is kept from the root's beam (never below its soft
-        # budget: the turns the look-ahead judges come first; the master's keeps 9,600 of 36,000). The budget counts
+        # budget: the turns the look-ahead judges come first; the master's keeps 9,600 of 27,600). The budget counts
         # evaluations, not seconds, but a turn whose every evaluation costs more (a full hand of cards, hundreds
         # of plays at each step) then still ends within a second (issue #34: its simulations took a quarter of
         # the slowest turns' time on top of the planner's hard stop).
@@ -57,7 +57,7 @@ class LookaheadBot(GreedyBot):
                                 reply_width=reply_width, horizon=horizon, weights=weights, paired=True, sample=0,
                                 budget=budget, reply_budget=reply_budget, prior=prior,
                                 limit=max(budget, budget * 3 // 2 - simulated),
-                                known_candidates=known_candidates, turn_limit=budget)
+                                known_candidates=known_candidates, turn_limit=known_limit or budget)
         self.search.rng = self.rng  # one stream for the search and the decisions outside turns
 
     def beam(self, players: int) -> tuple[int, int]:

@@ -49,6 +49,9 @@ SCREEN_BUDGET = 6000
 SCREEN = 4.0
 #: How many distinct turns of the master's planner a puzzle is checked against.
 TOP = 64
+#: The fewest evaluations a puzzle is solved with: solving is not played against a clock, so it keeps what the
+#: master's 2-player turn had when the puzzles were mined, though in play its budget is now 18,000 (issue #34).
+SOLVE_BUDGET = 24000
 #: The themes, in the order a solution is given the first that fits.
 THEMES = ("card", "king", "build-and-climb", "climb", "knight", "build", "points")
 #: Difficulty: the weakest planner that finds the solution ("easy": a one-wide beam, "medium": the expert's).
@@ -141,9 +144,11 @@ def master_weights() -> Weights:
 
 def master_turns(state: GameState, top: int = TOP) -> list[Plan]:
     """The master planner's best ``top`` distinct turns from ``state`` (a seat's turn start), best first: its beam
-    width and evaluations for the number of players, stopped where its own planner stops."""
+    width and evaluations for the number of players (never fewer than :data:`SOLVE_BUDGET`), stopped at half as much
+    again, where its own planner stops."""
     bot = master_planner()
     width, budget = bot.beam(state.n)
+    budget = max(budget, SOLVE_BUDGET)
     return plan_turn(state.clone(), width, bot.weights, top=top, budget=budget, limit=budget * 3 // 2)
 
 

@@ -217,7 +217,7 @@ def run_tournament(bots: list[str], games: int, players: int, rules_text: str, s
 def render(summary: Summary, title: str) -> Table:
     table = Table(title=title)
     table.add_column("bot", no_wrap=True)
-    for col in ("win rate", "95% CI", "mean score", "s/turn", "median", "p99", "max s/turn", "openskill μ±σ"):
+    for col in ("win rate", "95% CI", "mean score", "s/turn", "median", "p99", "max", "openskill μ±σ"):
         table.add_column(col, justify="right", no_wrap=True)
     data = summary.to_json()["bots"]
     for row in data:
