@@ -27,9 +27,9 @@ turn's search: positions merged by the planner's key (what the search expands) a
 sequence of steps: ``sequences``), both exact only where the search finished.
 
 With ``--rows FILE`` every position's row is appended to FILE (JSON lines) as soon as it is measured, and positions
-already in FILE (same kind, index, node limit, seed and settings of the levels) are not measured again: a run of hours can be stopped and
-resumed, and the table is printed from every row in FILE. Positions are taken in rounds, one of each kind per round,
-so a run stopped early still covers the kinds evenly.
+already in FILE (same kind, index, node limit, seed and settings of the levels) are not measured again: a run of
+hours can be stopped and resumed, and the table is printed from every row in FILE. Positions are taken in rounds,
+one of each kind per round, so a run stopped early still covers the kinds evenly.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def sample_positions(rules: str, players: int, count: int, seed: int) -> list[st
 
 
 #: The settings of the levels measured: a row measured with others is not resumed from.
-LEVELS = zlib.crc32(f"{EXPERT_WIDTH}:{EXPERT_BUDGET}|{MASTER_SPEC}|{MASTER_MANY_BUDGET}".encode()).to_bytes(4, "big").hex()
+LEVELS = f"{zlib.crc32(f'{EXPERT_WIDTH}:{EXPERT_BUDGET}|{MASTER_SPEC}|{MASTER_MANY_BUDGET}'.encode()):08x}"
 
 
 @dataclass

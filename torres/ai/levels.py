@@ -119,9 +119,10 @@ EXPERT_BUDGET = 4000
 #: turns. Neither alone pays: the look-ahead over the turns of a planner as wide with twice the expert's
 #: evaluations, or as narrow as the expert's with twelve times, won no more than over the expert's planner; both
 #: together won far more, with 2 players as with 4 (docs/strength-log.md, "A wider planner"). In 2-player games the
-#: look-ahead's time bounds them at four and a half times the expert's: twice that won no more, and with both cores
-#: busy the turns at the hard stop of six times (36,000 evaluations, the simulations' included) took 1.2–1.4 s of
-#: CPU where the issue allows 1 s (issue #34); with 3–4 players, twelve times.
+#: look-ahead's time bounds them at four and a half times the expert's: twelve times won no more than six, and with
+#: both cores busy six times (a hard stop at 36,000 evaluations, the simulations' included) took 1.2–1.4 s of CPU in
+#: the slowest turns where the issue allows 1 s; four and a half won no less over 320 games (issue #34). With 3–4
+#: players, twelve times.
 MASTER_WIDTH = 48
 MASTER_BUDGET = 18000
 MASTER_MANY_BUDGET = 48000
