@@ -582,16 +582,15 @@ def test_the_turns_judged_where_deals_play_alike_are_bounded_by_their_own_limit(
     cards the planner is cheap and 8 turns fit; at the budget's limit, fewer."""
     state = _turn_start("riogrande:max_buys=0")
     judged = []
-    for spec in ("master", "master:known_limit=0", "master:known_limit=12000"):
+    limits = {"master": MASTER_KNOWN_LIMIT, "master:known_limit=0": MASTER_BUDGET, "master:known_limit=12000": 12000}
+    for spec, limit in limits.items():
         bot = make_bot(spec)
-        assert bot.search.turn_limit == (bot.budget if spec.endswith("=0") else 12000 if "12000" in spec
-                                         else MASTER_KNOWN_LIMIT)
+        assert bot.search.turn_limit == limit
         bot.choose(state.view(state.current))
         judged.append(len(bot.search.stats.candidates))
-    master = make_bot("master")
-    master.choose(state.view(state.current))
-    spent, cost = master.search.stats.evaluations, master.search.simulation_cost()  # the planner's, a judged turn's
-    assert judged == [max(4, min(8, (limit - spent) // cost)) for limit in (MASTER_KNOWN_LIMIT, MASTER_BUDGET, 12000)]
+        # the planner's evaluations (the same in each) and the most a judged turn's simulation takes
+        spent, cost = bot.search.stats.evaluations, bot.search.simulation_cost()
+    assert judged == [max(4, min(8, (limit - spent) // cost)) for limit in limits.values()]
     assert judged[0] == 8 and judged[2] < 8
 
 
