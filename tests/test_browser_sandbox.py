@@ -111,6 +111,8 @@ def test_a_card_drawn_on_the_analysis_board_is_kept_with_a_button(browser: Any, 
     expect(panel.get_by_text("The other cards go under the deck")).to_be_visible()
     keeps = panel.get_by_role("button", name=re.compile(r"^Keep "))
     assert keeps.count() >= 1
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "sandbox-keep.png"), full_page=True)
     keeps.first.click()
     expect(page.locator("#sandbox-page")).to_have_attribute("data-actions", "1", timeout=15_000)
     expect(panel).to_have_count(0)
