@@ -1,6 +1,7 @@
 """What a wider beam buys: the master's planner at several widths on the same turn starts (issue #34).
 
     .venv/bin/python bench/beam_widths.py --rules riogrande:max_buys=0 --positions 36 --widths 48,96,192,400
+    .venv/bin/python bench/beam_widths.py --rules riogrande --positions 60 --widths 48 --king-reach 0,0.5,1
 
 Positions: every third turn start of 2-player expert games (as ``bench/beam_regret.py`` samples them), each dealt
 once from the seat's view. At each, the planner plans the turn with the master's evaluation, its soft budget
@@ -8,6 +9,10 @@ once from the seat's view. At each, the planner plans the turn with the master's
 gives the mean value of the best turn found (evaluation points), how often a width found more or less than the
 first width and by how much on average, and the evaluations and CPU seconds it took (median and most). A wider
 beam that finds no more is the sign that the master's losses are not the beam's misses.
+
+``--king-reach`` plans at each width once for each value of the evaluation's ``king_reach`` (the king's bonus the
+seat could still climb to, counted while its turn is in progress: a guide for the beam), the master's value first;
+the turns found are valued as the master values a finished turn, which ``king_reach`` does not change.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from itertools import islice
 from pathlib import Path
 
@@ -37,6 +43,8 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=36)
     parser.add_argument("--widths", default="48,96,192,400", help="beam widths, the first is the reference")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--king-reach", default="", help="values of the evaluation's king_reach to plan with "
+                        "(default: the master's alone)")
     args = parser.parse_args()
     tune_for_search()
     widths = [int(w) for w in args.widths.split(",")]
@@ -46,20 +54,23 @@ def main() -> None:
     assert isinstance(master, LookaheadBot)
     limit = master.search.limit  # the master's root stop: its simulations' most kept back
     print(f"{len(positions)} positions, {args.rules}, seed {args.seed}\n")
-    print("| width | mean value | more than the first | less | mean gain | evaluations p50 (max) | CPU s p50 (max) |")
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    reaches = [float(r) for r in args.king_reach.split(",")] if args.king_reach else [MASTER_WEIGHTS.king_reach]
+    print("| width | king_reach | mean value | more than the first | less | mean gain | evaluations p50 (max) | "
+          "CPU s p50 (max) |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     reference: list[float] = []
-    for width in widths:
+    for width, reach in ((width, reach) for width in widths for reach in reaches):
+        weights = replace(MASTER_WEIGHTS, king_reach=reach)
         values, evaluations, seconds = [], [], []
         for state in positions:
             start = time.process_time()
-            plan = plan_turn(state, width, MASTER_WEIGHTS, budget=MASTER_BUDGET, limit=limit)[0]
+            plan = plan_turn(state, width, weights, budget=MASTER_BUDGET, limit=limit)[0]
             seconds.append(time.process_time() - start)
             values.append(plan.value)
             evaluations.append(plan.evaluations)
         reference = reference or values
         gains = [v - r for v, r in zip(values, reference)]
-        print(f"| {width} | {statistics.mean(values):.3f} | {sum(g > 1e-9 for g in gains)} | "
+        print(f"| {width} | {reach:g} | {statistics.mean(values):.3f} | {sum(g > 1e-9 for g in gains)} | "
               f"{sum(g < -1e-9 for g in gains)} | {statistics.mean(gains):+.3f} | "
               f"{statistics.median(evaluations):,.0f} ({max(evaluations):,}) | "
               f"{statistics.median(seconds):.3f} ({max(seconds):.3f}) |", flush=True)

@@ -27,7 +27,7 @@ import torres.cli.hint  # noqa: F401  (registers the command)
 from torres.cli.app import app
 from torres.cli.tournament import play_game, run_tournament, wilson
 from torres.engine import GameState, Rules
-from torres.engine.actions import format_action
+from torres.engine.actions import format_action, parse_action_id
 from torres.engine.builder import build
 from torres.engine.rules import EDITIONS
 from torres.engine.state import Stage
@@ -298,7 +298,40 @@ def test_the_weights_of_the_last_turn_before_a_scoring_and_of_the_rivals_reach()
     scorings = 1 + w.later + w.later ** 2
     assert evaluate(state, 0, replace(w, rival_reach=2.0)) == pytest.approx(
         evaluate(state, 0, w) - w.reach * terms[1].reach * scorings)
-    assert seat_values(state, replace(w, rival_reach=2.0)) == base  # (seen by nobody in particular)
+
+
+
+def test_the_kings_bonus_a_knight_could_still_climb_to_counts_by_king_reach_during_its_turn() -> None:
+    # the king stands on d3, in the 5-square castle around c3; phase 1 pays 5 points for a knight on its level 1
+    heights = {"c3": 2, "c4": 1, "c2": 1, "b3": 1, "d3": 1, "h1": 1}
+    state = build(2, heights=heights, knights={0: ["c5"], 1: ["g6"]}, king="d3", phase=0, round=0, current=0)
+    assert seat_terms(state)[0].king == 0
+    w = DEFAULT_WEIGHTS
+    reaching = replace(w, king_reach=2.0)
+    # seat 0, whose turn it is, has a knight a step from c4 (level 1, free)
+    assert evaluate(state, 0, reaching) == pytest.approx(evaluate(state, 0, w) + 2.0 * w.king * 5 * w.decay)
+    # ... which nobody else counts: seat 1 judging the position, or nobody in particular
+    assert evaluate(state, 1, reaching) == evaluate(state, 1, w)
+    assert seat_values(state, reaching) == seat_values(state, w)
+    # two steps from it
+    far = build(2, heights=heights, knights={0: ["c6"], 1: ["g6"]}, king="d3", phase=0, round=0, current=0)
+    assert evaluate(far, 0, reaching) == pytest.approx(evaluate(far, 0, w) + 2.0 * w.king * 5 * w.decay ** 2)
+    # phase 2 pays 10 for level 2: from c5 (ground) the knight climbs c4 to c3's level 2 (two squares), or builds c2
+    # up a level (three squares and a block): the better chance counts
+    later = build(2, heights=heights, knights={0: ["c5"], 1: ["g6"]}, king="d3", phase=1, round=0, current=0)
+    assert evaluate(later, 0, reaching) == pytest.approx(evaluate(later, 0, w) + 2.0 * w.king * 10 * w.decay ** 2)
+    # with c3 taken, c2 built up is the knight's only way there
+    taken = build(2, heights=heights, knights={0: ["c5"], 1: ["c3"]}, king="d3", phase=1, round=0, current=0)
+    assert evaluate(taken, 0, reaching) == pytest.approx(
+        evaluate(taken, 0, w) + 2.0 * w.king * 10 * w.decay ** 3 * w.decay)
+    # a seat that already has the bonus looks for none
+    held = build(2, heights=heights, knights={0: ["c4"], 1: ["g6"]}, king="d3", phase=0, round=0, current=0)
+    assert seat_terms(held)[0].king == 5
+    assert evaluate(held, 0, reaching) == evaluate(held, 0, w)
+    # once the turn is over, the turn is judged without it
+    state.push(parse_action_id("end"))
+    assert state.current == 1
+    assert evaluate(state, 0, reaching) == evaluate(state, 0, w)
 
 
 def test_a_search_to_the_scoring_plays_through_it() -> None:

@@ -12,7 +12,8 @@ Terms, in points (the units of the scoring track):
   so this is nearly a lower bound;
 * the king's bonus at the coming scoring (the king only moves after a scoring);
 * the face-up master card's bonus, as it would be paid at each remaining scoring (discounted like castles);
-* potential: a step up onto a neighbouring higher block, and a free knight next to a tall tower;
+* potential: a step up onto a neighbouring higher block, and a free knight next to a tall tower; and, for the
+  seat whose turn is in progress (``king_reach``), the king's bonus one of its knights could still climb to;
 * cards in hand and knights in reserve, worth less as the game runs out.
 """
 
@@ -43,6 +44,10 @@ class Weights:
     ripe: float = 0.0
     # The rivals' climbing potential counts × rival_reach against the evaluating seat (its own × 1).
     rival_reach: float = 1.0
+    # While a seat's turn is in progress, the king's bonus it could still climb to (its best knight's chance,
+    # discounted by distance as climbing potential is) counts for it × king_reach × king: a planner's beam keeps
+    # the turns that climb there through lower squares. A finished turn is judged without it.
+    king_reach: float = 0.0
     many: Weights | None = None  # the weights in games of 3–4 players (None: these)
 
     def for_players(self, players: int) -> Weights:
@@ -78,8 +83,8 @@ def _powers(decay: float) -> list[float]:
 
 
 #: A seat's board terms: castle points, king's bonus, climbing potential, and each knight's best gain and the
-#: square it climbs to for it (see _board_terms).
-SeatTerms = tuple[float, float, float, list[float], list[int]]
+#: square it climbs to for it, and the king's bonus it could climb to (see _board_terms).
+SeatTerms = tuple[float, float, float, list[float], list[int], float]
 #: A seat's board terms by (the board analysis, its knights, the occupancy near them, the number of the context:
 #: king's castle, the level and bonus it pays for, radius, decay): a search changes one thing at a time, so most
 #: seats' terms are those of the position before, or close to them (see _board_terms). The key
@@ -87,7 +92,7 @@ SeatTerms = tuple[float, float, float, list[float], list[int]]
 #: alive; one table for all, so that CACHE_LIMIT bounds the memory (and the garbage collector's work).
 _SEAT_TERMS: dict[tuple[object, ...], SeatTerms] = {}
 #: The contexts of _SEAT_TERMS' keys, numbered (a small int hashes faster than the tuple).
-_TERMS_CONTEXTS: dict[tuple[int, int, float, int, float], int] = {}
+_TERMS_CONTEXTS: dict[tuple[int, int, float, int, float, bool], int] = {}
 #: By radius: the squares the terms of a set of knights read (theirs and those within the radius), as a bitmask.
 _NEAR: dict[int, dict[tuple[int, ...], int]] = {}
 #: Manhattan distances between squares, and the squares within a radius of each square as a bitmask.
@@ -165,7 +170,7 @@ def _context(w: Weights) -> tuple[Weights, list[float], list[int], list[float]]:
 
 def _board_terms(squares: list[int], info: BoardInfo, occupied: int, king_castle: int, king_level: int,
                  bonus: float, ring_masks: list[int], powers: list[float], before: SeatTerms | None = None,
-                 touched: int = 0) -> SeatTerms:
+                 touched: int = 0, king_chances: bool = False) -> SeatTerms:
     """One seat's castle points, king's bonus and climbing potential, and each knight's best gain and the square
     it climbs to for it (-1: none). The first two are :func:`~torres.engine.scoring.castle_points` and
     :func:`~torres.engine.scoring.earns_king_bonus` written out (tests/test_evaluate_cache.py checks that they
@@ -235,7 +240,41 @@ def _board_terms(squares: list[int], info: BoardInfo, occupied: int, king_castle
         potential += gain
         gains.append(gain)
         best.append(where)
-    return float(points), king, potential, gains, best
+    chance = (_king_potential(squares, info, king_castle, king_level, bonus, free_castles, ring_masks, powers)
+              if king_chances and not king else 0.0)
+    return float(points), king, potential, gains, best, chance
+
+
+def _king_potential(squares: list[int], info: BoardInfo, king_castle: int, king_level: int, bonus: float,
+                    free_castles: int, ring_masks: list[int], powers: list[float]) -> float:
+    """The king's bonus a seat without it could climb to: its best knight's chance to stand at the bonus's level in
+    the king's castle, standing on what is there or building it up, discounted as a climb is (a beam planner
+    drops the turns that climb there through lower squares, and the bonus is paid once, so only the best counts)."""
+    if bonus <= 0.0 or king_castle < 0 or king_castle >= len(info.squares) or info.area[king_castle] < king_level:
+        return 0.0  # (a castle is never taller than its area)
+    castle = 0
+    for t in info.squares[king_castle]:
+        castle |= 1 << t
+    free = castle & free_castles
+    h = info.heights
+    distance_of = _DISTANCES
+    best = 0.0
+    for sq in squares:
+        targets = ring_masks[sq] & free
+        level = h[sq]
+        distance = distance_of[sq]
+        while targets:
+            low = targets & -targets
+            targets ^= low
+            t = low.bit_length() - 1
+            dist = distance[t]
+            ht = h[t]
+            if king_level > level + dist or ht > king_level:
+                continue  # (one level up per square of distance)
+            chance = powers[dist] * powers[king_level - ht]  # a block per level short
+            if chance > best:
+                best = chance
+    return bonus * best
 
 
 class _Turn:
@@ -243,8 +282,9 @@ class _Turn:
     tables, the scorings still to come and the share of the game left, each seat's weight for its climbing
     potential as each seat sees it, the king's bonus and level, and the number of each king's-castle context."""
 
-    __slots__ = ("stacks", "rules", "weights", "scorings", "share", "reach_scorings", "reach_weights", "bonus",
-                 "king_level", "per_knights", "numbers", "near", "ring_masks", "powers")
+    __slots__ = ("stacks", "rules", "weights", "scorings", "share", "reach_scorings", "reach_weights",
+                 "king_weights", "bonus", "king_level", "king_chances", "per_knights", "numbers", "near",
+                 "ring_masks", "powers")
 
     def __init__(self, state: GameState, w: Weights) -> None:
         self.stacks, self.rules, self.weights = state.phase_stacks, state.rules, w
@@ -261,9 +301,17 @@ class _Turn:
         # by evaluating seat + 1 (0: nobody in particular)
         self.reach_weights = [[reach] * n] + [[reach if s == seat else rivals_reach for s in range(n)]
                                               for seat in range(n)]
+        # by evaluating seat + 1: the seat's own, while its turn is in progress
+        stage = state.stage
+        playing = state.current if w.king_reach and (stage is Stage.TURN or stage is Stage.KEEP) else -1
+        self.king_weights = [[0.0] * n] + [[w.king * w.king_reach if s == seat == playing else 0.0 for s in range(n)]
+                                           for seat in range(n)]
         king_bonuses = state.rules.king_bonus
         self.bonus = float(king_bonuses[phase]) if phase < len(king_bonuses) else 0.0
         self.king_level = phase + 1
+        # (the king's bonus a seat could climb to is looked for only by evaluations that count it: it costs a
+        # tenth of an evaluation's time)
+        self.king_chances = playing >= 0
         self.per_knights = state.rules.knights_per_player
         self.numbers: dict[int, int] = {}  # king's castle → context number
         near = _NEAR.get(w.radius)
@@ -277,7 +325,7 @@ class _Turn:
         number = self.numbers.get(king_castle)
         if number is None:
             w = self.weights
-            context = (king_castle, self.king_level, self.bonus, w.radius, w.decay)
+            context = (king_castle, self.king_level, self.bonus, w.radius, w.decay, self.king_chances)
             number = _TERMS_CONTEXTS.get(context)
             if number is None:
                 if len(_TERMS_CONTEXTS) > 1000:
@@ -345,7 +393,7 @@ def _seat_board_terms(turn: _Turn, info: BoardInfo, occupied: int, king_castle: 
                             break
         if cached is None:
             cached = _board_terms(squares, info, occupied, king_castle, turn.king_level, turn.bonus,
-                                  turn.ring_masks, turn.powers, before, touched)
+                                  turn.ring_masks, turn.powers, before, touched, turn.king_chances)
         if len(_SEAT_TERMS) > CACHE_LIMIT:
             _SEAT_TERMS.clear()
         _SEAT_TERMS[key] = cached
@@ -393,7 +441,7 @@ def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[floa
     per_knights = turn.per_knights
     return [(points, king, potential, float(sum(hand) + (seat == current)), float(per_knights - len(squares)),
              master[seat])
-            for seat, ((points, king, potential, _, _), squares, hand) in enumerate(zip(boards, state.knights,
+            for seat, ((points, king, potential, _, _, _), squares, hand) in enumerate(zip(boards, state.knights,
                                                                                    state.hands))]
 
 
@@ -407,15 +455,17 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS, seat: int = -1) 
     turn, boards, master, current = _board_position(state, w)
     scorings, share, per_knights = turn.scorings, turn.share, turn.per_knights
     reach_weights, reach_scorings = turn.reach_weights[seat + 1 if seat >= 0 else 0], turn.reach_scorings
+    king_weights = turn.king_weights[seat + 1 if seat >= 0 else 0]
     king_weight, master_weight, card, reserve = w.king, w.master, w.card, w.reserve
     values = []
-    for s, ((castles, king_bonus, potential, _, _), score, squares, hand) in enumerate(zip(boards, state.scores,
-                                                                                       state.knights, state.hands)):
+    for s, ((castles, king_bonus, potential, _, _, king_chance), score, squares, hand) in enumerate(
+            zip(boards, state.scores, state.knights, state.hands)):
         cards = float(sum(hand) + (s == current))
         knights = float(per_knights - len(squares))
         # (the sum in the order it always had: tie-breaks between planned turns depend on the last bit)
         values.append(score + castles * scorings + master_weight * master[s] + king_weight * king_bonus
-                      + reach_weights[s] * potential * reach_scorings[s] + (card * cards + reserve * knights) * share)
+                      + reach_weights[s] * potential * reach_scorings[s]
+                      + (card * cards + reserve * knights) * share + king_weights[s] * king_chance)
     return values
 
 
