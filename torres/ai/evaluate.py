@@ -252,28 +252,18 @@ def _king_potential(squares: list[int], info: BoardInfo, king_castle: int, king_
     drops the turns that climb there through lower squares, and the bonus is paid once, so only the best counts)."""
     if bonus <= 0.0 or king_castle < 0 or king_castle >= len(info.squares) or info.area[king_castle] < king_level:
         return 0.0  # (a castle is never taller than its area)
-    castle = 0
-    for t in info.squares[king_castle]:
-        castle |= 1 << t
-    free = castle & free_castles
     h = info.heights
-    distance_of = _DISTANCES
     best = 0.0
-    for sq in squares:
-        targets = ring_masks[sq] & free
-        level = h[sq]
-        distance = distance_of[sq]
-        while targets:
-            low = targets & -targets
-            targets ^= low
-            t = low.bit_length() - 1
-            dist = distance[t]
-            ht = h[t]
-            if king_level > level + dist or ht > king_level:
-                continue  # (one level up per square of distance)
-            chance = powers[dist] * powers[king_level - ht]  # a block per level short
-            if chance > best:
-                best = chance
+    for t in info.squares[king_castle]:
+        ht = h[t]
+        if ht > king_level or not free_castles >> t & 1:
+            continue
+        short = powers[king_level - ht]  # a block per level short
+        for sq in squares:
+            if ring_masks[sq] >> t & 1:
+                dist = _DISTANCES[sq][t]
+                if king_level <= h[sq] + dist and short * powers[dist] > best:  # (one level up per square)
+                    best = short * powers[dist]
     return bonus * best
 
 
