@@ -334,6 +334,33 @@ def test_the_kings_bonus_a_knight_could_still_climb_to_counts_by_king_reach_duri
     assert evaluate(state, 0, reaching) == evaluate(state, 0, w)
 
 
+
+def test_in_the_last_phase_a_seat_counts_the_climbs_its_turns_left_can_cash() -> None:
+    heights = {"c3": 3, "c4": 2, "c2": 1, "b3": 1, "d3": 1, "f6": 1, "f7": 2, "h1": 1}
+
+    def last_round(knights: dict[int, list[str]]) -> GameState:
+        # the last round of the last phase: seat 1 has played it, seat 0 is to move
+        return build(2, heights=heights, knights=knights, king="h1", phase=2, round=3, current=0, start=1)
+
+    state = last_round({0: ["c4", "f6"], 1: ["b3"]})
+    assert state.turns_before_scoring() == [1, 0]
+    # (the two knights stand on different castles: each one's climbing gain is its own)
+    gains = sorted(seat_terms(last_round({0: [sq], 1: ["b3"]}))[0].reach for sq in ("c4", "f6"))
+    assert gains[0] > 0 and seat_terms(state)[0].reach == pytest.approx(sum(gains))
+    w = DEFAULT_WEIGHTS
+    one = replace(w, last_climbs=1.0)
+    base, capped = seat_values(state, w), seat_values(state, one)
+    # seat 0's one turn left counts its best knight's climb; seat 1, with none left, counts no climb at all
+    assert capped[0] == pytest.approx(base[0] - w.reach * gains[0])
+    assert seat_terms(state)[1].reach > 0
+    assert capped[1] == pytest.approx(base[1] - w.reach * seat_terms(state)[1].reach)
+    # two climbs a turn: both of seat 0's knights count
+    assert seat_values(state, replace(w, last_climbs=2.0))[0] == pytest.approx(base[0])
+    # before the last phase nothing changes
+    earlier = build(2, heights=heights, knights={0: ["c4", "f6"], 1: ["b3"]}, king="h1", phase=1, round=3,
+                    current=0, start=1)
+    assert seat_values(earlier, one) == seat_values(earlier, w)
+
 def test_a_search_to_the_scoring_plays_through_it() -> None:
     state = build(2, heights={"c3": 3, "c4": 2, "c2": 1, "b3": 1, "d3": 1, "f6": 1, "h1": 1},
                   knights={1: ["c4"], 0: ["f6"]}, king="h1", phase=0, round=1, current=1, start=0)

@@ -20,6 +20,7 @@ Terms, in points (the units of the scoring track):
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -48,6 +49,9 @@ class Weights:
     # discounted by distance as climbing potential is) counts for it × king_reach × king: a planner's beam keeps
     # the turns that climb there through lower squares. A finished turn is judged without it.
     king_reach: float = 0.0
+    # In the last phase a seat with k turns left counts the climbing potential of its best ceil(last_climbs × k)
+    # knights only (0: of every knight): one turn of a few action points cashes a climb or two, not every knight's.
+    last_climbs: float = 0.0
     many: Weights | None = None  # the weights in games of 3–4 players (None: these)
 
     def for_players(self, players: int) -> Weights:
@@ -273,7 +277,7 @@ class _Turn:
     potential as each seat sees it, the king's bonus and level, and the number of each king's-castle context."""
 
     __slots__ = ("stacks", "rules", "weights", "scorings", "share", "reach_scorings", "reach_weights",
-                 "king_weights", "bonus", "king_level", "king_chances", "per_knights", "numbers", "near",
+                 "king_weights", "climbs", "bonus", "king_level", "king_chances", "per_knights", "numbers", "near",
                  "ring_masks", "powers")
 
     def __init__(self, state: GameState, w: Weights) -> None:
@@ -285,6 +289,9 @@ class _Turn:
         n = state.n
         # with ripe: the seats with no turn left before the coming scoring
         done = [left == 0 for left in state.turns_before_scoring()] if w.ripe else [False] * n
+        # in the last phase, with last_climbs: how many knights' potential each seat counts (None: every knight's)
+        self.climbs = ([math.ceil(w.last_climbs * left) for left in state.turns_before_scoring()]
+                       if phase == 2 and w.last_climbs else None)
         self.reach_scorings = [scorings - w.ripe if done[s] else scorings for s in range(n)]
         reach = w.reach
         rivals_reach = reach * w.rival_reach
@@ -446,10 +453,13 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS, seat: int = -1) 
     scorings, share, per_knights = turn.scorings, turn.share, turn.per_knights
     reach_weights, reach_scorings = turn.reach_weights[seat + 1 if seat >= 0 else 0], turn.reach_scorings
     king_weights = turn.king_weights[seat + 1 if seat >= 0 else 0]
+    climbs = turn.climbs
     king_weight, master_weight, card, reserve = w.king, w.master, w.card, w.reserve
     values = []
-    for s, ((castles, king_bonus, potential, _, _, king_chance), score, squares, hand) in enumerate(
+    for s, ((castles, king_bonus, potential, gains, _, king_chance), score, squares, hand) in enumerate(
             zip(boards, state.scores, state.knights, state.hands)):
+        if climbs is not None and climbs[s] < len(gains):
+            potential = sum(sorted(gains, reverse=True)[:climbs[s]])
         cards = float(sum(hand) + (s == current))
         knights = float(per_knights - len(squares))
         # (the sum in the order it always had: tie-breaks between planned turns depend on the last bit)
