@@ -306,8 +306,8 @@ class _Turn:
         king_bonuses = state.rules.king_bonus
         self.bonus = float(king_bonuses[phase]) if phase < len(king_bonuses) else 0.0
         self.king_level = phase + 1
-        # (the king's bonus a seat could climb to is looked for only by evaluations that count it: it costs a
-        # tenth of an evaluation's time)
+        # (the king's bonus a seat could climb to is looked for only by evaluations that count it: looked for
+        # always, it cost 15% of the evaluations' speed)
         self.king_chances = playing >= 0
         self.per_knights = state.rules.knights_per_player
         self.numbers: dict[int, int] = {}  # king's castle → context number
