@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Iterator
@@ -28,6 +29,12 @@ VS_BOT = ["--players", "2", "--seats", "human:Ann,bot:random", "--edition", "rio
           "--cards", "own", "--seed", "7", "--delay", "0"]
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """A child inherits an ignored SIGINT, and Python then never raises KeyboardInterrupt: something in the full
+    suite leaves the test process ignoring it (the test failed only there). A player's shell never does."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str, size: tuple[int, int] = (50, 140), pager: str | None = None) -> pexpect.spawn:
     env = dict(os.environ, TERM="xterm-256color", PYTHONIOENCODING="utf-8")
     if pager is not None:
@@ -35,7 +42,8 @@ def spawn(*args: str, size: tuple[int, int] = (50, 140), pager: str | None = Non
     for name in ("NO_COLOR", "COLUMNS", "LINES"):  # the pty's own size decides the layout
         env.pop(name, None)
     child = pexpect.spawn(sys.executable, ["-m", "torres.cli.main", *args], cwd=str(ROOT), env=env,
-                          encoding="utf-8", dimensions=size, timeout=60)  # (a busy machine is slow, never wrong)
+                          encoding="utf-8", dimensions=size, timeout=60,  # (a busy machine is slow, never wrong)
+                          preexec_fn=_ctrl_c_as_at_a_terminal)
     _children.append(child)
     return child
 
@@ -450,13 +458,7 @@ def test_quit_and_ctrl_c_ask_first_and_offer_to_save(tmp_path: Path) -> None:
     child.expect(PROMPT)
     cmd(child, "score")
     child.sendcontrol("c")  # Ctrl-C asks the same
-    if child.expect([r"Leave this game\? \[y/N\]", pexpect.TIMEOUT], timeout=15) == 1:
-        # On a busy machine a Ctrl-C pressed the moment the prompt appears is now and then lost (readline's
-        # signal handling; twice in full runs beside two matches, never alone): nothing at all comes back, and the
-        # prompt still takes lines. A person presses it again.
-        assert plain(child.before).strip() in ("", "^C"), child.before
-        child.sendcontrol("c")
-        child.expect(r"Leave this game\? \[y/N\]")
+    child.expect(r"Leave this game\? \[y/N\]")
     child.sendline("y")
     child.expect(r"Save it first\? File name \[torres-[0-9-]+\.json\], or 'no'")
     path = tmp_path / "left.json"
