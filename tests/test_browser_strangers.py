@@ -432,3 +432,33 @@ def test_the_lobby_keeps_a_seeks_buttons_while_others_come_online(people: Any) -
     cancel.click()
     expect(seek_of(p, who)).to_have_count(0)
     assert not first.errors, first.errors
+
+
+def test_a_page_still_loading_does_not_cover_the_page_the_person_went_on_to(people: Any) -> None:
+    """The lobby waits for the server's settings before it draws itself. A person who goes Home meanwhile stays Home
+    when that answer comes: the late lobby draws into a box that has left the page (on a busy server it once covered
+    the home page, and "My games" was nowhere)."""
+    person = people()
+    person.sign_up(name("jana"))
+    p = person.page
+    p.get_by_role("banner").get_by_role("link", name="Rules").click()
+    expect(p.get_by_role("heading", level=1).first).to_be_visible()
+    held: list[Any] = []
+    p.route("**/api/meta", lambda route: held.append(route))         # answered when the test says so
+    p.get_by_role("banner").get_by_role("link", name="Lobby").click()
+    expect(p.get_by_text("Loading")).to_be_visible()
+    p.get_by_role("banner").get_by_role("link", name="Home").click()
+    expect(p).to_have_url(re.compile(r"/$"))
+    for _ in range(1200):                                            # the lobby's question, then the home page's
+        if len(held) == 2:
+            break
+        p.wait_for_timeout(50)
+    assert len(held) == 2, held
+    lobby_meta, home_meta = held
+    home_meta.continue_()
+    expect(p.get_by_role("region", name="My games")).to_be_visible()
+    with p.expect_request("**/api/lobby"):                           # the lobby has drawn itself by then
+        lobby_meta.continue_()
+    expect(p.get_by_role("region", name="My games")).to_be_visible()
+    expect(p.get_by_role("heading", name="Lobby", level=1)).to_have_count(0)
+    assert not person.errors, person.errors
