@@ -1,0 +1,127 @@
+"""A tournament without cards in a fraction of its time: each distinct game played once, counted as often as it
+comes up.
+
+    .venv/bin/python bench/distinct_setups.py --bots master,exhaustive:nodes=30000:eval=tuned \\
+        --rules riogrande:max_buys=0 --games 400 --seed 904 --jobs 2 --check 4
+
+Without cards a game has no chance after its setup, and two deterministic bots play the same game from the same
+setup and seating. ``torres tournament --random-setup`` draws the setup of game ``g`` from its own seed, and of the
+400 games of ``--seed 904`` only 115 have a setup and seating of their own. This plays game ``g`` of the
+tournament (``torres.cli.tournament.play_game``, the same call) for the first ``g`` of each setup and weights its
+result by how many of the games share that setup: the win rate of the first bot is the tournament's exactly,
+when the bots are deterministic. ``--check K`` plays ``K`` games that share a setup with one already played and
+stops with an error if any went otherwise (a bot that draws on its seed, or cards in play, break the premise).
+
+``--rows FILE`` keeps each distinct game's result (one JSON line, appended as soon as it is played) and resumes from
+it, so that a run can be stopped and continued, and two runs compared game by game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from torres.cli.tournament import SETUP_STAGES, play_game, wilson  # noqa: E402
+from torres.engine import GameState, Rules  # noqa: E402
+
+
+def setup_key(game: int, players: int, rules_text: str, seed: int) -> str:
+    """The setup and seating of game ``game`` of ``torres tournament --random-setup``, drawn as it draws them."""
+    state = GameState(players, seed * 100_003 + game, Rules.from_text(rules_text))
+    setup = random.Random(seed * 1_000_033 + game)
+    played = hashlib.blake2b(digest_size=8)
+    while state.stage in SETUP_STAGES:
+        action = setup.choice(state.legal_action_ids())
+        played.update(action.to_bytes(2, "little"))
+        state.push(action)
+    return f"{[(s + game) % players for s in range(players)]}:{played.hexdigest()}"
+
+
+def _play(args: tuple[list[str], int, int, str, int]) -> dict[str, Any]:
+    bots, game, players, rules_text, seed = args
+    result = play_game(bots, game, players, rules_text, seed, True)
+    scores = [result.scores[result.entries.index(e)] for e in range(players)]   # by entry: the first bot's first
+    top = [e for e in range(players) if scores[e] == max(scores)]
+    return {"game": game, "scores": scores, "win": 1 / len(top) if 0 in top else 0.0,
+            "margin": scores[0] - max(scores[1:]), "digest": result.digest}
+
+
+@dataclass
+class Weighted:
+    games: int
+    distinct: int
+    wins: float  # the first bot's, each distinct game counted as often as its setup comes up
+    margin: float  # the first bot's mean margin over the best rival, weighted alike
+    checked: int  # games sharing a setup with a played one, played again and found alike
+
+
+def weighted_tournament(bots: list[str], rules_text: str, games: int, seed: int, jobs: int = 1, check: int = 0,
+                        rows: Path | None = None) -> Weighted:
+    """The first bot's result in ``torres tournament --random-setup`` with these settings, from its distinct games."""
+    players = len(bots)
+    if Rules.from_text(rules_text).max_buys != 0:
+        raise ValueError("the rules must forbid buying cards (max_buys=0): with cards a setup does not decide a game")
+    share: dict[str, list[int]] = {}
+    for g in range(games):
+        share.setdefault(setup_key(g, players, rules_text, seed), []).append(g)
+    firsts = sorted(same[0] for same in share.values())
+    seconds = [same[1] for same in share.values() if len(same) > 1][:check]
+    settings = {"bots": ",".join(bots), "rules": rules_text, "seed": seed}
+    done: dict[int, dict[str, Any]] = {}
+    if rows is not None and rows.exists():
+        for line in rows.read_text().splitlines():
+            row = json.loads(line)
+            if all(row.get(k) == v for k, v in settings.items()):
+                done[row["game"]] = row
+    todo = [g for g in firsts if g not in done]
+    checked: dict[int, dict[str, Any]] = {}
+    with ProcessPoolExecutor(jobs) as pool:
+        for row in pool.map(_play, [(bots, g, players, rules_text, seed) for g in todo + seconds]):
+            if row["game"] in seconds:
+                checked[row["game"]] = row
+                continue
+            done[row["game"]] = row = {**row, **settings}
+            if rows is not None:
+                with rows.open("a") as out:
+                    out.write(json.dumps(row) + "\n")
+    first_of = {g: same[0] for same in share.values() for g in same}
+    for g, row in checked.items():
+        if row["digest"] != done[first_of[g]]["digest"]:
+            raise RuntimeError(f"game {g} went otherwise than game {first_of[g]}, which has the same setup: the "
+                               "bots are not deterministic here, and the weighted result is not the tournament's")
+    wins = sum(len(same) * done[same[0]]["win"] for same in share.values())
+    margin = sum(len(same) * done[same[0]]["margin"] for same in share.values()) / games
+    return Weighted(games, len(firsts), wins, margin, len(checked))
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bots", required=True, help="comma-separated bots, one per seat, as for torres tournament")
+    ap.add_argument("--rules", default="riogrande:max_buys=0", help="rules text (default: no buying of cards)")
+    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--check", type=int, default=0, help="games sharing a setup with a played one, played to compare")
+    ap.add_argument("--rows", type=Path, help="a JSON-lines file of the distinct games' results (appended, resumed)")
+    args = ap.parse_args(argv)
+    bots = args.bots.split(",")
+    try:
+        r = weighted_tournament(bots, args.rules, args.games, args.seed, args.jobs, args.check, args.rows)
+    except (ValueError, RuntimeError) as e:
+        sys.exit(str(e))
+    low, high = wilson(r.wins, r.games)
+    print(f"{bots[0]}: {r.wins / r.games:.1%} [{low:.1%}–{high:.1%}] of {r.games} games ({r.distinct} distinct; mean "
+          f"margin over the best rival {r.margin:+.1f}); {r.checked} games played again went alike")
+
+
+if __name__ == "__main__":
+    main()
