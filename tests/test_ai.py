@@ -14,7 +14,7 @@ from torres.ai.base import Bot
 from dataclasses import replace
 
 from torres.ai.evaluate import (
-    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_WEIGHTS, evaluate, seat_terms, seat_values, turns_left_share,
+    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_WEIGHTS, _best_gains, evaluate, seat_terms, seat_values, turns_left_share,
 )
 from torres.ai.greedy import GreedyBot
 from torres.ai.lookahead import LookaheadBot
@@ -360,6 +360,19 @@ def test_in_the_last_phase_a_seat_counts_the_climbs_its_turns_left_can_cash() ->
     earlier = build(2, heights=heights, knights={0: ["c4", "f6"], 1: ["b3"]}, king="h1", phase=1, round=3,
                     current=0, start=1)
     assert seat_values(earlier, one) == seat_values(earlier, w)
+
+
+@pytest.mark.parametrize("gains", [[0.0], [3.5, 0.25, 7.0, 1.1], [0.1 * k for k in range(10)], [2.0, 2.0, -0.0]])
+def test_the_best_climbs_are_summed_as_a_plain_sort_sums_them_to_the_last_bit(gains: list[float]) -> None:
+    # (a planner's tie-breaks depend on the last bit: the ranking kept between evaluations must not move it)
+    for count in range(len(gains) + 1):
+        for _ in range(2):                                   # ranked once, then from what was kept
+            assert _best_gains(gains, count) == sum(sorted(gains, reverse=True)[:count])
+    changed = list(gains)                                     # another list with the same values, then other values
+    assert _best_gains(changed, 1) == max(gains)
+    changed = [g + 1.0 for g in gains]
+    assert _best_gains(changed, 1) == max(gains) + 1.0
+
 
 def test_a_search_to_the_scoring_plays_through_it() -> None:
     state = build(2, heights={"c3": 3, "c4": 2, "c2": 1, "b3": 1, "d3": 1, "f6": 1, "h1": 1},
