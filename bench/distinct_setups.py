@@ -1,12 +1,13 @@
-"""A tournament without cards in a fraction of its time: each distinct game played once, counted as often as it
-comes up.
+"""A tournament without cards with each distinct setup played once, counted as often as it comes up.
 
     .venv/bin/python bench/distinct_setups.py --bots master,exhaustive:nodes=30000:eval=tuned \\
         --rules riogrande:max_buys=0 --games 400 --seed 904 --jobs 2 --check 4
 
 Without cards a game has no chance after its setup, and two deterministic bots play the same game from the same
-setup and seating. ``torres tournament --random-setup`` draws the setup of game ``g`` from its own seed, and of the
-400 games of ``--seed 904`` only 115 have a setup and seating of their own. This plays game ``g`` of the
+setup and seating. ``torres tournament --random-setup`` draws the setup of game ``g`` from its own seed, and the
+400 games of ``--seed 904`` have 294 setups and seatings of their own (they played only 115 distinct games between
+the master and the yardstick, as the king's first square seldom changes one, but which setups play alike is known
+only once they are played, and another bot may play them apart). This plays game ``g`` of the
 tournament (``torres.cli.tournament.play_game``, the same call) for the first ``g`` of each setup and weights its
 result by how many of the games share that setup: the win rate of the first bot is the tournament's exactly,
 when the bots are deterministic. ``--check K`` plays ``K`` games that share a setup with one already played and
