@@ -75,7 +75,7 @@ def weighted_tournament(bots: list[str], rules_text: str, games: int, seed: int,
     for g in range(games):
         share.setdefault(setup_key(g, players, rules_text, seed), []).append(g)
     firsts = sorted(same[0] for same in share.values())
-    seconds = [same[1] for same in share.values() if len(same) > 1][:check]
+    again = [same[1] for same in share.values() if len(same) > 1][:check]
     settings = {"bots": ",".join(bots), "rules": rules_text, "seed": seed}
     done: dict[int, dict[str, Any]] = {}
     if rows is not None and rows.exists():
@@ -86,8 +86,8 @@ def weighted_tournament(bots: list[str], rules_text: str, games: int, seed: int,
     todo = [g for g in firsts if g not in done]
     checked: dict[int, dict[str, Any]] = {}
     with ProcessPoolExecutor(jobs) as pool:
-        for row in pool.map(_play, [(bots, g, players, rules_text, seed) for g in todo + seconds]):
-            if row["game"] in seconds:
+        for row in pool.map(_play, [(bots, g, players, rules_text, seed) for g in todo + again]):
+            if row["game"] in again:
                 checked[row["game"]] = row
                 continue
             done[row["game"]] = row = {**row, **settings}

@@ -334,7 +334,6 @@ def test_the_kings_bonus_a_knight_could_still_climb_to_counts_by_king_reach_duri
     assert evaluate(state, 0, reaching) == evaluate(state, 0, w)
 
 
-
 def test_in_the_last_phase_a_seat_counts_the_climbs_its_turns_left_can_cash() -> None:
     heights = {"c3": 3, "c4": 2, "c2": 1, "b3": 1, "d3": 1, "f6": 1, "f7": 2, "h1": 1}
 

@@ -1,4 +1,4 @@
-"""A tournament without cards from its distinct games (bench/distinct_setups.py): the same result as playing them all."""
+"""A tournament without cards from its distinct setups (bench/distinct_setups.py): the result of playing all."""
 
 from __future__ import annotations
 
