@@ -211,6 +211,36 @@ def collector_thresholds() -> Iterator[None]:
     gc.set_threshold(*thresholds)
 
 
+#: How long a test waits for a websocket message in process before it fails: generous for a busy machine, and a
+#: message that never comes (one lost between processes) fails the test instead of hanging the whole run.
+SOCKET_DEADLINE = 120.0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def sockets_wait_with_a_deadline() -> Iterator[None]:
+    """Starlette's test socket waits for ever for the next message; here every wait has :data:`SOCKET_DEADLINE`."""
+    import anyio
+    from starlette.testclient import WebSocketTestSession
+
+    waits_for_ever = WebSocketTestSession.receive
+
+    def receive(self: Any) -> Any:
+        if not hasattr(self, "_send_rx"):  # a Starlette this wrapper does not know: wait as it does
+            return waits_for_ever(self)
+
+        async def within() -> Any:
+            with anyio.fail_after(SOCKET_DEADLINE):
+                return await self._send_rx.receive()
+        try:
+            return self.portal.call(within)
+        except TimeoutError:
+            raise AssertionError(f"no websocket message came within {SOCKET_DEADLINE:g} s") from None
+
+    WebSocketTestSession.receive = receive  # type: ignore[method-assign]
+    yield
+    WebSocketTestSession.receive = waits_for_ever  # type: ignore[method-assign]
+
+
 def fast_limits() -> Any:
     """A client's rate limits that no test reaches (the server's own are tested where they matter)."""
     from torres.server.protocol import Limits
