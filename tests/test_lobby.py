@@ -5,6 +5,7 @@ TORRES_TEST_POSTGRES and TORRES_TEST_REDIS set, the same across two apps sharing
 
 from __future__ import annotations
 
+import asyncio
 import os
 import threading
 import time
@@ -254,6 +255,28 @@ def test_seek_text_comes_back_as_plain_json_text(client: TestClient) -> None:
 
 
 # --- presence and abandoned seeks ----------------------------------------------------------------------------
+def test_a_game_started_while_a_lobby_page_opens_reaches_that_page(client: TestClient,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's first lobby read takes a while (a busy database): a "started" sent meanwhile is not lost."""
+    import conftest
+
+    monkeypatch.setattr(conftest, "SOCKET_DEADLINE", 15.0)  # the message lost would never come
+    ann, bob = sign_up(client, "ann"), sign_up(client, "bob")
+    made = seek(ann)
+    joined = threading.Event()
+    read_lobby = lobby_module.Lobby.lobby_text
+
+    async def after_the_join(self: lobby_module.Lobby) -> str:
+        await asyncio.to_thread(joined.wait, 30)
+        return await read_lobby(self)
+    monkeypatch.setattr(lobby_module.Lobby, "lobby_text", after_the_join)
+    with ann.socket() as ann_ws:  # accepted; its first read waits for the join
+        game = bob.post(f"/api/lobby/{made['id']}/join").json()["game"]
+        joined.set()
+        started, _ = all_of(ann_ws, ("started", lambda m: True), ("lobby", lambda m: m["seeks"] == []))
+        assert started == {"type": "started", "seek": made["id"], "game": game}
+
+
 def test_who_is_online_and_seeks_whose_creator_left(client: TestClient) -> None:
     lobby: lobby_module.Lobby = client.app.state.lobby  # type: ignore[attr-defined]
     ann, bob = sign_up(client, "ann"), sign_up(client, "bob")

@@ -499,9 +499,14 @@ class Lobby:
         cut_off = False
         try:
             async with self.online(socket.account_id):
-                socket.last = await self.lobby_text()
-                connection.push(socket.last)
+                # Listed before the first read: a "started" sent while the page's lobby is read must reach it.
                 self.sockets.add(socket)
+                text = await self.lobby_text()
+                if not socket.last:
+                    socket.last = text
+                    connection.push(text)
+                elif socket.last != text:  # a change was pushed meanwhile, read apart from this: read once more
+                    self.changed(announce=False)
                 while not connection.closed:
                     text = await _receive_text(websocket)
                     if text is None or len(text) > LOBBY_LIMITS.max_bytes or not bucket.take():
