@@ -11,8 +11,9 @@ the slowest turns, with the position of the slowest one so that it can be looked
 --position``).
 
 The process runs with the collector thresholds every searching process of torres uses
-(:mod:`torres.ai.collector`); ``--default-gc`` keeps Python's defaults and ``--gc-thresholds`` sets others, to
-measure what they cost.
+(:mod:`torres.ai.collector`), and freezes what outlives each decision as they do (``settle``); ``--default-gc``
+keeps Python's defaults, ``--gc-thresholds`` sets others and ``--no-settle`` leaves the survivors to the collector,
+to measure what each costs. It prints the collections during the games and the longest one's CPU time.
 """
 
 from __future__ import annotations
@@ -28,13 +29,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from torres.ai.base import make_bot  # noqa: E402
-from torres.ai.collector import tune_for_search  # noqa: E402
+from torres.ai.collector import settle, tune_for_search  # noqa: E402
 from torres.engine import GameState, Rules  # noqa: E402
 from torres.engine.state import Stage  # noqa: E402
 
 
 def turn_times(bot_spec: str, rival_spec: str, games: int, seed: int, players: int = 2,
-               edition: str = "riogrande") -> list[tuple[float, float, str]]:
+               edition: str = "riogrande", settling: bool = True) -> list[tuple[float, float, str]]:
     """(CPU seconds, wall seconds, position at the turn's start) of every turn of ``bot_spec``."""
     out: list[tuple[float, float, str]] = []
     for g in range(games):
@@ -59,6 +60,8 @@ def turn_times(bot_spec: str, rival_spec: str, games: int, seed: int, players: i
                 wall += time.perf_counter() - w0
             else:
                 action = bots[seat].choose(view)
+            if settling:  # as the tournament and the server's bot workers do after each decision
+                settle()
             state.push(action)
         if turn_key is not None:
             out.append((cpu, wall, start))
@@ -75,13 +78,25 @@ def main() -> None:
     parser.add_argument("--rules", default="riogrande", help="the edition and settings, e.g. riogrande:full_hand=1")
     parser.add_argument("--default-gc", action="store_true", help="keep Python's garbage-collector thresholds")
     parser.add_argument("--gc-thresholds", help="the collector's thresholds to measure instead, e.g. 100000,50,100")
+    parser.add_argument("--no-settle", action="store_true",
+                        help="leave what outlives each decision in the collector's sight (no collector.settle)")
     args = parser.parse_args()
     if args.gc_thresholds:
         gc.set_threshold(*(int(t) for t in args.gc_thresholds.split(",")))
     elif not args.default_gc:
         tune_for_search()
     before = [generation["collections"] for generation in gc.get_stats()]
-    times = turn_times(args.bot, args.against, args.games, args.seed, args.players, args.rules)
+    longest, started = [0.0], [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.process_time()
+        else:
+            longest[0] = max(longest[0], time.process_time() - started[0])
+    gc.callbacks.append(timed)
+    times = turn_times(args.bot, args.against, args.games, args.seed, args.players, args.rules,
+                       settling=not args.no_settle)
+    gc.callbacks.remove(timed)
     collections = [after["collections"] - b for after, b in zip(gc.get_stats(), before)]
     cpu = sorted(t[0] for t in times)
     wall = sorted(t[1] for t in times)
@@ -97,7 +112,7 @@ def main() -> None:
     slowest = max(times)
     print(f"  slowest turn starts at: {slowest[2]}")
     print(f"  peak memory of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
-          f"collections during the games by generation: {collections}")
+          f"collections during the games by generation: {collections}, the longest {longest[0]:.3f} s of CPU")
 
 
 if __name__ == "__main__":

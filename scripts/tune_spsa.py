@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from torres.ai.base import make_bot  # noqa: E402
-from torres.ai.collector import tune_for_search  # noqa: E402
+from torres.ai.collector import settle, tune_for_search  # noqa: E402
 from torres.engine import GameState, Rules  # noqa: E402
 
 #: name:start:c:lowest allowed value, where c is the size of a perturbation; the start is the first master's
@@ -62,6 +62,7 @@ def play(specs: list[str], seed: int, rules: Rules) -> list[int]:
     bots = [make_bot(spec, seed * 16 + s) for s, spec in enumerate(specs)]
     while not state.is_over():
         state.push(bots[state.current].choose(state.view(state.current)))
+        settle()
     return list(state.scores)
 
 

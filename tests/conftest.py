@@ -204,11 +204,12 @@ class ServerProcess:
 
 @pytest.fixture(autouse=True)
 def collector_thresholds() -> Iterator[None]:
-    """Commands that search raise the process's garbage-collector thresholds (torres.ai.collector); a test that
-    runs one in-process must not leave them changed for the tests after it."""
+    """Commands that search raise the process's garbage-collector thresholds and freeze what outlives each
+    decision (torres.ai.collector); a test that runs one in-process must not leave them so for the tests after it."""
     thresholds = gc.get_threshold()
     yield
     gc.set_threshold(*thresholds)
+    gc.unfreeze()
 
 
 #: How long a test waits for a websocket message in process before it fails: generous for a busy machine, and a

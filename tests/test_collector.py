@@ -52,3 +52,28 @@ def test_the_servers_bot_workers_search_with_the_search_thresholds(caplog: pytes
         pool.close()
     assert not caplog.records, [r.getMessage() for r in caplog.records]  # (a failing worker is logged, not raised)
     assert action == view.legal[0]
+
+
+
+def test_after_a_decision_a_searching_process_freezes_what_survived_it() -> None:
+    """What outlives a decision (the evaluation's caches) leaves the young generation, which a collection walks;
+    a process not set for search keeps its collector as it was."""
+    from torres.ai.collector import settle, tune_for_search
+    from torres.cli.tournament import play_game
+    from torres.server.bots import choose_in_worker
+
+    state = GameState(2, 1, Rules.from_text("riogrande"))
+    try:
+        gc.set_threshold(700, 10, 10)
+        settle()
+        assert gc.get_freeze_count() == 0  # not a searching process: nothing changes
+        tune_for_search()
+        settle()
+        assert gc.get_freeze_count() > 0 and gc.get_count()[0] < 100  # (the young generation emptied)
+        for decide in (lambda: play_game(["onestep", "random"], 0, 2, "riogrande", 1),
+                       lambda: choose_in_worker("g", state.current, "onestep", 1, state.view(state.current))):
+            gc.unfreeze()
+            decide()  # the tournament and the server's bot workers settle after every decision
+            assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

@@ -26,7 +26,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..ai.base import make_bot
-from ..ai.collector import tune_for_search
+from ..ai.collector import settle, tune_for_search
 from ..engine.rules import Rules
 from ..engine.stage import Stage
 from ..engine.state import GameState
@@ -76,6 +76,7 @@ def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: i
         t0 = time.process_time()
         action = seats[seat].choose(state.view(seat))
         dt = time.process_time() - t0
+        settle()
         seconds[seat] += dt
         turn_seconds[seat][-1] += dt
         played.update(action.to_bytes(2, "little"))

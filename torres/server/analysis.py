@@ -21,6 +21,7 @@ from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..ai.analysis import judge_record_turn, record_analysis, record_turns
+from ..ai.collector import settle
 from ..engine.state import GameState
 from ..records import record_of
 from .bots import start_worker
@@ -47,7 +48,9 @@ T = TypeVar("T")
 
 
 def judge_in_worker(record: dict[str, Any], index: int, level: str, seed: int) -> dict[str, Any]:
-    return judge_record_turn(record, index, level, seed).to_json()
+    judged = judge_record_turn(record, index, level, seed).to_json()
+    settle()  # (a game's analysis is dozens of searches in one long-lived worker)
+    return judged
 
 
 class Analyses:

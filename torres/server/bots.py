@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Callable
 
 from ..ai.base import Bot, make_bot
-from ..ai.collector import tune_for_search
+from ..ai.collector import settle, tune_for_search
 from ..ai.greedy import GreedyBot
 from ..engine.view import SeatView
 from .bus import LocalBus
@@ -82,13 +82,16 @@ def _worker_bot(game_id: str, seat: int, level: str, seed: int) -> Bot:
 
 def choose_in_worker(game_id: str, seat: int, level: str, seed: int, view: SeatView) -> int:
     """Runs in a worker process: the bot of this seat chooses from its seat's view only."""
-    return _worker_bot(game_id, seat, level, seed).choose(view)
+    action = _worker_bot(game_id, seat, level, seed).choose(view)
+    settle()
+    return action
 
 
 def hint_in_worker(view: SeatView, seed: int) -> tuple[list[str], str]:
     from ..ai.hint import hint
 
     suggestion = hint(view, budget=1.0, seed=seed)
+    settle()
     actions = list(suggestion.actions)
     # In words for a person; after a buy the draw decides the rest of the plan.
     steps = ["then keep the best card drawn" if a == "keep ?" else a for a in actions]
