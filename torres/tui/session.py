@@ -21,6 +21,7 @@ from rich.text import Text
 
 from .. import ai
 from ..ai.base import Bot, make_bot
+from ..ai.collector import settle
 from ..ai.greedy import GreedyBot
 from ..engine.actions import DECODE, PLAY_KINDS, Action, Kind, format_action
 from ..engine.rules import CardMode
@@ -358,6 +359,7 @@ class TerminalGame:
         state = self.state
         view = state.view(seat)
         action_id = bot.choose(view)
+        settle()  # (as every process that searches does after a decision: torres.ai.collector)
         if action_id not in view.legal:
             raise RuntimeError(f"bot {self.players[seat].spec} chose an illegal action {format_action(action_id)!r}")
         state.push(action_id)
