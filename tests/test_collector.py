@@ -54,7 +54,6 @@ def test_the_servers_bot_workers_search_with_the_search_thresholds(caplog: pytes
     assert action == view.legal[0]
 
 
-
 def test_after_a_decision_a_searching_process_freezes_what_survived_it() -> None:
     """What outlives a decision (the evaluation's caches) leaves the young generation, which a collection walks;
     a process not set for search keeps its collector as it was."""

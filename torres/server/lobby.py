@@ -501,11 +501,11 @@ class Lobby:
             async with self.online(socket.account_id):
                 # Listed before the first read: a "started" sent while the page's lobby is read must reach it.
                 self.sockets.add(socket)
-                text = await self.lobby_text()
+                lobby = await self.lobby_text()
                 if not socket.last:
-                    socket.last = text
-                    connection.push(text)
-                elif socket.last != text:  # a change was pushed meanwhile, read apart from this: read once more
+                    socket.last = lobby
+                    connection.push(lobby)
+                elif socket.last != lobby:  # a change was pushed meanwhile, read apart from this: read once more
                     self.changed(announce=False)
                 while not connection.closed:
                     text = await _receive_text(websocket)
