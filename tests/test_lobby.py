@@ -277,6 +277,38 @@ def test_a_game_started_while_a_lobby_page_opens_reaches_that_page(client: TestC
         assert started == {"type": "started", "seek": made["id"], "game": game}
 
 
+def test_a_lobby_changed_while_a_page_opens_is_not_followed_by_the_older_one(client: TestClient,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's first read is taken, then held (a busy moment); a seek opened meanwhile reaches the page, and the
+    page's own older read is not sent after it."""
+    import conftest
+
+    monkeypatch.setattr(conftest, "SOCKET_DEADLINE", 15.0)
+    ann, bob = sign_up(client, "ann"), sign_up(client, "bob")
+    taken, release = threading.Event(), threading.Event()
+    read_lobby = lobby_module.Lobby.lobby_text
+    calls = []
+
+    async def first_read_held(self: lobby_module.Lobby) -> str:
+        calls.append(1)
+        text = await read_lobby(self)
+        if len(calls) == 1:  # the page's own first read: no seek in it
+            taken.set()
+            await asyncio.to_thread(release.wait, 30)
+        return text
+    monkeypatch.setattr(lobby_module.Lobby, "lobby_text", first_read_held)
+    with ann.socket() as ann_ws:
+        assert taken.wait(30)
+        made = seek(bob)
+        assert next_of(ann_ws, "lobby", lambda m: bool(m["seeks"]))["seeks"][0]["id"] == made["id"]
+        release.set()
+        ann_ws.send_json({"type": "ping"})
+        heard = []
+        while not heard or heard[-1]["type"] != "pong":
+            heard.append(dict(ann_ws.receive_json()))
+        assert all(m["seeks"] for m in heard if m["type"] == "lobby"), heard  # nothing older came after it
+
+
 def test_who_is_online_and_seeks_whose_creator_left(client: TestClient) -> None:
     lobby: lobby_module.Lobby = client.app.state.lobby  # type: ignore[attr-defined]
     ann, bob = sign_up(client, "ann"), sign_up(client, "bob")
