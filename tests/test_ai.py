@@ -268,6 +268,16 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     assert split.weights.for_players(2).card == 2.0 and split.weights.for_players(4) == BASIC_WEIGHTS
     with pytest.raises(ValueError):
         make_bot("greedy:many=oracle")
+    # ``many_<weight>`` overrides one of the 3–4-player weights (the master's, which are the tuned ones)
+    many_tweaked = make_bot("master:many_last_climbs=1:last_climbs=0")
+    assert isinstance(many_tweaked, LookaheadBot)
+    assert many_tweaked.weights == replace(MASTER_WEIGHTS, last_climbs=0.0,
+                                           many=replace(DEFAULT_WEIGHTS, last_climbs=1.0))
+    plain_many = make_bot("greedy:many_reserve=1")
+    assert isinstance(plain_many, GreedyBot)
+    assert plain_many.weights == replace(DEFAULT_WEIGHTS, many=replace(DEFAULT_WEIGHTS, reserve=1.0))
+    assert plain_many.weights.for_players(2).reserve == DEFAULT_WEIGHTS.reserve
+    assert make_bot("greedy:eval=basic:many=tuned:many_card=1").weights.many == replace(DEFAULT_WEIGHTS, card=1.0)
 
 
 def test_knights_in_reserve_count_in_the_evaluation() -> None:

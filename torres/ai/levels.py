@@ -23,15 +23,26 @@ def _float(opts: dict[str, str], key: str, default: float) -> float:
 
 
 def _weights(opts: dict[str, str]) -> Weights:
-    """The evaluation named by ``eval`` (default ``tuned``), with any of its weights overridden by name."""
+    """The evaluation named by ``eval`` (default ``tuned``), with any of its weights overridden by name; ``many``
+    names the evaluation of 3–4-player games, and ``many_<weight>`` overrides one of its weights."""
     weights = _named_evaluation(opts.pop("eval", "tuned"))
-    changes: dict[str, Any] = {}
-    if "many" in opts:  # the evaluation of 3–4-player games, by name
-        changes["many"] = _named_evaluation(opts.pop("many"))
-    for f in fields(Weights):
-        if f.name in opts:
-            changes[f.name] = (int if f.type in (int, "int") else float)(opts.pop(f.name))
+    many = _named_evaluation(opts.pop("many")) if "many" in opts else weights.many
+    many_changes = _weight_changes(opts, "many_")
+    changes = _weight_changes(opts)
+    if many_changes:
+        many = replace(many or weights, **many_changes)
+    if many is not weights.many:
+        changes["many"] = many
     return replace(weights, **changes) if changes else weights
+
+
+def _weight_changes(opts: dict[str, str], prefix: str = "") -> dict[str, Any]:
+    """The weights ``opts`` sets (each key: ``prefix`` + a weight's name), taken out of ``opts``."""
+    changes: dict[str, Any] = {}
+    for f in fields(Weights):
+        if f.name != "many" and prefix + f.name in opts:
+            changes[f.name] = (int if f.type in (int, "int") else float)(opts.pop(prefix + f.name))
+    return changes
 
 
 def _named_evaluation(name: str) -> Weights:
