@@ -15,6 +15,14 @@ stops with an error if any went otherwise (a bot that draws on its seed, or card
 
 ``--rows FILE`` keeps each distinct game's result (one JSON line, appended as soon as it is played) and resumes from
 it, so that a run can be stopped and continued, and two runs compared game by game.
+
+``--screen ROWS --won N`` is a quick look at a variant of the first bot, before the whole run: it plays the games the
+first bot of ROWS (another bot's run on the same seed) lost, and N of those it won (drawn with a fixed seed), one
+game per game ROWS played (setups whose games ended with the same seating and scores are one game), and says how
+many went the other way. A variant that wins lost games but loses as large a share of won ones gains nothing:
+
+    .venv/bin/python bench/distinct_setups.py --bots master:known_candidates=16:known_limit=40000,exhaustive:nodes=30000:eval=tuned \
+        --seed 904 --jobs 2 --screen /tmp/master-rows.jsonl --won 19
 """
 
 from __future__ import annotations
@@ -104,6 +112,33 @@ def weighted_tournament(bots: list[str], rules_text: str, games: int, seed: int,
     return Weighted(games, len(firsts), wins, margin, len(checked))
 
 
+@dataclass
+class Screen:
+    lost: list[int]  # the games (one per game ROWS played) the first bot of ROWS lost ...
+    lost_now_won: float  # ... and of them, what the variant won
+    won: list[int]  # the sample of those it won ...
+    won_now_lost: float  # ... and of them, what the variant lost
+
+
+def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jobs: int = 1) -> Screen:
+    """The variant ``bots`` on the games the first bot of ``rows`` lost and on ``won`` of those it won."""
+    games: dict[tuple[str, tuple[int, ...]], dict[str, Any]] = {}
+    for line in rows.read_text().splitlines():
+        row = json.loads(line)
+        if row.get("rules") == rules_text and row.get("seed") == seed:
+            # (the seating, then the scores: setups that played one game)
+            games.setdefault((row["digest"].split(":")[0], tuple(row["scores"])), row)
+    firsts = sorted(games.values(), key=lambda row: row["game"])
+    lost = [row["game"] for row in firsts if row["win"] < 1]
+    sample = [row["game"] for row in firsts if row["win"] == 1]
+    random.Random(1).shuffle(sample)
+    sample = sample[:won]
+    with ProcessPoolExecutor(jobs) as pool:
+        results = {row["game"]: row for row in pool.map(_play, [(bots, g, len(bots), rules_text, seed)
+                                                                for g in lost + sample])}
+    return Screen(lost, sum(results[g]["win"] for g in lost), sample, sum(1 - results[g]["win"] for g in sample))
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bots", required=True, help="comma-separated bots, one per seat, as for torres tournament")
@@ -113,8 +148,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--check", type=int, default=0, help="games sharing a setup with a played one, played to compare")
     ap.add_argument("--rows", type=Path, help="a JSON-lines file of the distinct games' results (appended, resumed)")
+    ap.add_argument("--screen", type=Path, help="another run's --rows: play only the games its first bot lost, and "
+                                                "--won of those it won")
+    ap.add_argument("--won", type=int, default=0, help="with --screen: how many of the won games to play")
     args = ap.parse_args(argv)
     bots = args.bots.split(",")
+    if args.screen:
+        s = screen(bots, args.rules, args.seed, args.screen, args.won, args.jobs)
+        print(f"{bots[0]}: won {s.lost_now_won:g} of the {len(s.lost)} games lost in {args.screen}, lost "
+              f"{s.won_now_lost:g} of {len(s.won)} of those won there")
+        return
     try:
         r = weighted_tournament(bots, args.rules, args.games, args.seed, args.jobs, args.check, args.rows)
     except (ValueError, RuntimeError) as e:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import sys
 from pathlib import Path
 
 import pytest
 
-from torres.cli.tournament import play_game
+from torres.cli.tournament import GameResult, play_game
 
 _spec = importlib.util.spec_from_file_location("distinct_setups",
                                                Path(__file__).parent.parent / "bench" / "distinct_setups.py")
@@ -37,3 +38,30 @@ def test_the_weighted_distinct_games_give_the_tournaments_result(tmp_path: Path)
 def test_with_cards_to_buy_it_refuses() -> None:
     with pytest.raises(ValueError, match="max_buys=0"):
         distinct.weighted_tournament(BOTS, "riogrande", 4, 0)
+
+
+def test_a_screen_plays_the_lost_games_and_a_sample_of_the_won(tmp_path: Path) -> None:
+    games, seed = 40, 904
+    rows = tmp_path / "rows.jsonl"
+    bots = ["greedy:width=1:reach=0", "greedy:width=1"]   # (games lost and won, and few alike)
+    distinct.weighted_tournament(bots, RULES, games, seed, rows=rows)
+    played = [json.loads(line) for line in rows.read_text().splitlines()]
+    # the same bots again: nothing goes the other way
+    same = distinct.screen(bots, RULES, seed, rows, won=3)
+    before = {row["game"]: row["win"] for row in played}
+    assert same.lost and len(same.won) == 3 and same.won_now_lost == 0
+    assert same.lost_now_won == sum(before[g] for g in same.lost)    # (a tie is half a game won)
+    assert set(same.lost) <= {row["game"] for row in played if row["win"] < 1}
+    assert set(same.won) <= {row["game"] for row in played if row["win"] == 1}
+    # a variant of the first bot: its results on the very games picked, as the tournament plays them
+    variant = ["greedy:width=1:reach=0.3", bots[1]]
+    screened = distinct.screen(variant, RULES, seed, rows, won=3)
+    assert screened.lost == same.lost and screened.won == same.won
+    wins = {g: _first_wins(play_game(variant, g, 2, RULES, seed, True)) for g in same.lost + same.won}
+    assert screened.lost_now_won == sum(wins[g] for g in same.lost)
+    assert screened.won_now_lost == sum(1 - wins[g] for g in same.won)
+
+
+def _first_wins(result: GameResult) -> float:
+    scores = [result.scores[result.entries.index(e)] for e in range(2)]
+    return 1.0 if scores[0] > scores[1] else 0.5 if scores[0] == scores[1] else 0.0
