@@ -39,6 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from torres.ai.collector import tune_for_search  # noqa: E402
 from torres.cli.tournament import SETUP_STAGES, play_game, wilson  # noqa: E402
 from torres.engine import GameState, Rules  # noqa: E402
 
@@ -93,7 +94,7 @@ def weighted_tournament(bots: list[str], rules_text: str, games: int, seed: int,
                 done[row["game"]] = row
     todo = [g for g in firsts if g not in done]
     checked: dict[int, dict[str, Any]] = {}
-    with ProcessPoolExecutor(jobs) as pool:
+    with ProcessPoolExecutor(jobs, initializer=tune_for_search) as pool:
         for row in pool.map(_play, [(bots, g, players, rules_text, seed) for g in todo + again]):
             if row["game"] in again:
                 checked[row["game"]] = row
@@ -133,7 +134,7 @@ def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jo
     sample = [row["game"] for row in firsts if row["win"] == 1]
     random.Random(1).shuffle(sample)
     sample = sample[:won]
-    with ProcessPoolExecutor(jobs) as pool:
+    with ProcessPoolExecutor(jobs, initializer=tune_for_search) as pool:
         results = {row["game"]: row for row in pool.map(_play, [(bots, g, len(bots), rules_text, seed)
                                                                 for g in lost + sample])}
     return Screen(lost, sum(results[g]["win"] for g in lost), sample, sum(1 - results[g]["win"] for g in sample))
