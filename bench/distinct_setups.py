@@ -40,19 +40,16 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from torres.ai.collector import tune_for_search  # noqa: E402
-from torres.cli.tournament import SETUP_STAGES, play_game, wilson  # noqa: E402
+from torres.cli.tournament import draw_setup, play_game, wilson  # noqa: E402
 from torres.engine import GameState, Rules  # noqa: E402
 
 
 def setup_key(game: int, players: int, rules_text: str, seed: int) -> str:
     """The setup and seating of game ``game`` of ``torres tournament --random-setup``, drawn as it draws them."""
     state = GameState(players, seed * 100_003 + game, Rules.from_text(rules_text))
-    setup = random.Random(seed * 1_000_033 + game)
     played = hashlib.blake2b(digest_size=8)
-    while state.stage in SETUP_STAGES:
-        action = setup.choice(state.legal_action_ids())
+    for action in draw_setup(state, random.Random(seed * 1_000_033 + game)):
         played.update(action.to_bytes(2, "little"))
-        state.push(action)
     return f"{[(s + game) % players for s in range(players)]}:{played.hexdigest()}"
 
 

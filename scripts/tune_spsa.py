@@ -37,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 
 from torres.ai.base import make_bot  # noqa: E402
 from torres.ai.collector import settle, tune_for_search  # noqa: E402
+from torres.cli.tournament import draw_setup  # noqa: E402
 from torres.engine import GameState, Rules  # noqa: E402
 
 #: name:start:c:lowest allowed value, where c is the size of a perturbation; the start is the first master's
@@ -56,9 +57,12 @@ def spec(base: str, weights: dict[str, float]) -> str:
     return base + "".join(f":{k}={v:.4f}" for k, v in weights.items())
 
 
-def play(specs: list[str], seed: int, rules: Rules) -> list[int]:
-    """One game, seat by seat; the final scores."""
+def play(specs: list[str], seed: int, rules: Rules, random_setup: bool = False) -> list[int]:
+    """One game, seat by seat; the final scores. With ``random_setup`` the decisions before the first turn are
+    drawn at random from ``seed`` (without cards a game has no chance after them, and every deal would be one)."""
     state = GameState(len(specs), seed, rules)
+    if random_setup:
+        draw_setup(state, random.Random(seed))
     bots = [make_bot(spec, seed * 16 + s) for s, spec in enumerate(specs)]
     while not state.is_over():
         state.push(bots[state.current].choose(state.view(state.current)))
@@ -71,19 +75,20 @@ def margin(scores: list[int], seat: int) -> int:
     return scores[seat] - max(v for s, v in enumerate(scores) if s != seat)
 
 
-def play_pair(task: tuple[str, str, int, str, str, int]) -> list[int]:
+def play_pair(task: tuple[str, str, int, str, str, int, bool]) -> list[int]:
     """One deal played twice. Without a field: the seats swapped, the first bot's margin in each game. With one:
     each bot in seat ``seed % players`` against the field, each one's margin."""
-    first, second, seed, rules_text, field, players = task
+    first, second, seed, rules_text, field, players, random_setup = task
     rules = Rules.from_text(rules_text)
     if not field:
-        return [margin(play([first, second], seed, rules), 0), margin(play([second, first], seed, rules), 1)]
+        return [margin(play([first, second], seed, rules, random_setup), 0),
+                margin(play([second, first], seed, rules, random_setup), 1)]
     seat = seed % players
     out = []
     for bot in (first, second):
         specs = [field] * players
         specs[seat] = bot
-        out.append(margin(play(specs, seed, rules), seat))
+        out.append(margin(play(specs, seed, rules, random_setup), seat))
     return out
 
 
@@ -96,6 +101,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--a", type=float, default=0.6, help="the first step, in units of c, for r = 1")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--rules", default="riogrande")
+    parser.add_argument("--random-setup", action="store_true",
+                        help="draw each deal's first knights and king at random (needed without cards)")
     parser.add_argument("--field", default="",
                         help="tune against this bot in the other seats, or against each of A,B,... in turn "
                              "(default: ± meet)")
@@ -122,7 +129,7 @@ def main(argv: list[str] | None = None) -> None:
             plus = {n: max(params[n][2], theta[n] + ck * params[n][1] * signs[n]) for n in names}
             minus = {n: max(params[n][2], theta[n] - ck * params[n][1] * signs[n]) for n in names}
             tasks = [(spec(args.base, plus), spec(args.base, minus), args.seed * 1_000_003 + k * 64 + j, args.rules,
-                      fields[j % len(fields)], args.players) for j in range(args.jobs)]
+                      fields[j % len(fields)], args.players, args.random_setup) for j in range(args.jobs)]
             pairs = pool.map(play_pair, tasks)
             margins = [m for pair in pairs for m in pair]
             if args.field:

@@ -8,6 +8,7 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -83,18 +84,45 @@ def test_the_weight_tuning_script_takes_several_fields_in_turn(tmp_path: Path) -
                  ",".join(fields), "--out", str(out)], check=True, capture_output=True, timeout=TIMEOUT)
     row = json.loads(out.read_text())
     assert row["fields"] == fields
-    module = importlib.util.spec_from_file_location("tune_spsa", ROOT / "scripts" / "tune_spsa.py")
-    assert module is not None and module.loader is not None
-    tune_spsa = importlib.util.module_from_spec(module)
-    module.loader.exec_module(tune_spsa)
+    tune_spsa = _load_tuner()
     ck = 1.0  # the first iteration's perturbation, in units of c
     plus, minus = (tune_spsa.spec("greedy:width=1", {"later": 0.6 + sign * ck * 0.1 * row["signs"]["later"]})
                    for sign in (1, -1))
-    replayed = [tune_spsa.play_pair((plus, minus, 5 * 1_000_003 + j, "riogrande", field, 2))
+    replayed = [tune_spsa.play_pair((plus, minus, 5 * 1_000_003 + j, "riogrande", field, 2, False))
                 for j, field in enumerate(fields)]
     assert row["margins"] == [m for pair in replayed for m in pair]
     # against random the bots win by far more than against a planner
     assert min(replayed[1]) > max(replayed[0])
+
+
+def test_the_weight_tuning_script_draws_each_deals_setup_without_cards(tmp_path: Path) -> None:
+    """Without cards a game has no chance after its setup: ``--random-setup`` draws each deal's first knights and
+    king from its seed, so that the deals of an iteration are different games (the same without it)."""
+    out = tmp_path / "spsa.jsonl"
+    rules = "riogrande:max_buys=0"
+    run_command([sys.executable, str(ROOT / "scripts" / "tune_spsa.py"), "--iterations", "1", "--jobs", "2",
+                 "--seed", "5", "--base", "greedy:width=1", "--params", "later:0.6:0.1:0", "--rules", rules,
+                 "--random-setup", "--out", str(out)], check=True, capture_output=True, timeout=TIMEOUT)
+    row = json.loads(out.read_text())
+    tune_spsa = _load_tuner()
+    plus, minus = (tune_spsa.spec("greedy:width=1", {"later": 0.6 + sign * 0.1 * row["signs"]["later"]})
+                   for sign in (1, -1))
+    seeds = [5 * 1_000_003 + j for j in range(2)]
+    replayed = [tune_spsa.play_pair((plus, minus, seed, rules, "", 2, True)) for seed in seeds]
+    assert row["margins"] == [m for pair in replayed for m in pair]
+    parsed = tune_spsa.Rules.from_text(rules)
+    drawn = [tune_spsa.play([plus, minus], seed, parsed, random_setup=True) for seed in seeds]
+    fixed = [tune_spsa.play([plus, minus], seed, parsed) for seed in seeds]
+    assert fixed[0] == fixed[1]
+    assert drawn[0] != drawn[1]
+
+
+def _load_tuner() -> Any:
+    module = importlib.util.spec_from_file_location("tune_spsa", ROOT / "scripts" / "tune_spsa.py")
+    assert module is not None and module.loader is not None
+    tune_spsa = importlib.util.module_from_spec(module)
+    module.loader.exec_module(tune_spsa)
+    return tune_spsa
 
 
 def test_the_weight_tuning_script_smooths_the_margin_on_the_scale_asked(tmp_path: Path) -> None:

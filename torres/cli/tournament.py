@@ -47,6 +47,21 @@ class GameResult:
     digest: str = ""  # of every action from the first: two games with the same digest were the same game
 
 
+#: The decisions before the first turn, which ``--random-setup`` makes at random.
+SETUP_STAGES = (Stage.CASTLES, Stage.KNIGHTS, Stage.KING_SETUP)
+
+
+def draw_setup(state: GameState, rng: random.Random) -> list[int]:
+    """Make every decision before the first turn (:data:`SETUP_STAGES`) a random legal one, drawn with ``rng``;
+    the actions, in order."""
+    actions = []
+    while state.stage in SETUP_STAGES:
+        action = rng.choice(state.legal_action_ids())
+        actions.append(action)
+        state.push(action)
+    return actions
+
+
 def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: int,
               random_setup: bool = False) -> GameResult:
     """One game: seat ``s`` is played by entry ``(s + game) % players`` (seats rotate from game to game). With
@@ -56,11 +71,8 @@ def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: i
     state = GameState(players, seed * 100_003 + game, rules)
     played = hashlib.blake2b(digest_size=8)
     if random_setup:
-        setup = random.Random(seed * 1_000_033 + game)
-        while state.stage in SETUP_STAGES:
-            action = setup.choice(state.legal_action_ids())
+        for action in draw_setup(state, random.Random(seed * 1_000_033 + game)):
             played.update(action.to_bytes(2, "little"))
-            state.push(action)
     entries = [(s + game) % players for s in range(players)]
     seats = [make_bot(bots[entries[s]], seed * 1_000_003 + game * 16 + s) for s in range(players)]
     seconds = [0.0] * players
@@ -85,10 +97,6 @@ def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: i
     return GameResult(game, entries, list(state.scores), seconds, turns, slowest,
                       phases=[list(scoring.after) for scoring in state.scorings], turn_seconds=turn_seconds,
                       digest=f"{entries}:{played.hexdigest()}")
-
-
-#: The decisions before the first turn, which ``--random-setup`` makes at random.
-SETUP_STAGES = (Stage.CASTLES, Stage.KNIGHTS, Stage.KING_SETUP)
 
 
 def _turn_of(state: GameState) -> tuple[int, ...]:
