@@ -59,7 +59,8 @@ def spec(base: str, weights: dict[str, float]) -> str:
 
 def play(specs: list[str], seed: int, rules: Rules, random_setup: bool = False) -> list[int]:
     """One game, seat by seat; the final scores. With ``random_setup`` the decisions before the first turn are
-    drawn at random from ``seed`` (without cards a game has no chance after them, and every deal would be one)."""
+    drawn at random from ``seed`` (without cards nothing is left to chance after them: every deal would be the same
+    game)."""
     state = GameState(len(specs), seed, rules)
     if random_setup:
         draw_setup(state, random.Random(seed))
