@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from torres.ai.levels import build_bot  # noqa: E402
 from torres.ai.puzzles import (MARGIN, SOLVED_WITHIN, TOP, Puzzle, check_position, expert_turn,  # noqa: E402
-                                make_puzzle, master_weights, worth_checking)
+                                load_puzzles, make_puzzle, master_weights, worth_checking)
 from torres.ai.analysis import turn_value  # noqa: E402
 from torres.engine.state import GameState, Stage  # noqa: E402
 
@@ -71,10 +71,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=107, help="games to mine (107 make the file shipped)")
     parser.add_argument("--out", type=Path, default=OUT, help=f"where to write them (default {OUT.relative_to(ROOT)})")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the games --out already holds (mined by this code) and mine the rest (each game "
+                             "is mined on its own, so the file is the one a run from the first game writes)")
     args = parser.parse_args()
     puzzles: list[Puzzle] = []
+    first = 0
+    if args.resume and args.out.exists():
+        doc = json.loads(args.out.read_text(encoding="utf-8"))
+        if (doc["seed"], doc["margin"], doc["solved_within"], doc["top"]) != (SEED, MARGIN, SOLVED_WITHIN, TOP):
+            parser.error(f"{args.out} was mined with other settings: mine it again without --resume")
+        puzzles, first = load_puzzles(str(args.out)), doc["games"]
     t0 = time.process_time()
-    for game in range(args.games):
+    for game in range(first, args.games):
         puzzles += mine_game(game)
         seconds = time.process_time() - t0
         write(puzzles, game + 1, args.out)
