@@ -8,7 +8,8 @@ at the first call and re-plan after a card draw), measured with the CPU-time clo
 (``time.process_time``), so that other load on the machine does not inflate it, and with the wall clock beside
 it. One process, one core; the seats alternate between games. Prints the median, the 90th and 99th percentiles and
 the slowest turns, with the position of the slowest one so that it can be looked at (``torres hint
---position``).
+--position``), and, for a bot that counts its evaluations, how many a turn took and what each cost: a turn is slow
+because it evaluates more positions, or because each costs more.
 
 The process runs with the collector thresholds every searching process of torres uses
 (:mod:`torres.ai.collector`), and freezes what outlives each decision as they do (``settle``); ``--default-gc``
@@ -35,9 +36,10 @@ from torres.engine.state import Stage  # noqa: E402
 
 
 def turn_times(bot_spec: str, rival_spec: str, games: int, seed: int, players: int = 2,
-               edition: str = "riogrande", settling: bool = True) -> list[tuple[float, float, str]]:
-    """(CPU seconds, wall seconds, position at the turn's start) of every turn of ``bot_spec``."""
-    out: list[tuple[float, float, str]] = []
+               edition: str = "riogrande", settling: bool = True) -> list[tuple[float, float, str, int]]:
+    """(CPU seconds, wall seconds, position at the turn's start, evaluations) of every turn of ``bot_spec`` (the
+    evaluations its ``evaluations`` counter adds in the turn; 0 for a bot without one)."""
+    out: list[tuple[float, float, str, int]] = []
     for g in range(games):
         state = GameState(players, seed + g, Rules.from_text(edition))
         me = g % players
@@ -45,6 +47,7 @@ def turn_times(bot_spec: str, rival_spec: str, games: int, seed: int, players: i
         turn_key = None
         cpu = wall = 0.0
         start = ""
+        counted = 0
         while not state.is_over():
             seat = state.current
             view = state.view(seat)
@@ -52,8 +55,9 @@ def turn_times(bot_spec: str, rival_spec: str, games: int, seed: int, players: i
                 key = (state.phase, state.round, state.turn)
                 if key != turn_key:
                     if turn_key is not None:
-                        out.append((cpu, wall, start))
+                        out.append((cpu, wall, start, getattr(bots[me], "evaluations", 0) - counted))
                     turn_key, cpu, wall, start = key, 0.0, 0.0, state.position()
+                    counted = getattr(bots[me], "evaluations", 0)
                 c0, w0 = time.process_time(), time.perf_counter()
                 action = bots[seat].choose(view)
                 cpu += time.process_time() - c0
@@ -64,7 +68,7 @@ def turn_times(bot_spec: str, rival_spec: str, games: int, seed: int, players: i
                 settle()
             state.push(action)
         if turn_key is not None:
-            out.append((cpu, wall, start))
+            out.append((cpu, wall, start, getattr(bots[me], "evaluations", 0) - counted))
     return out
 
 
@@ -110,6 +114,11 @@ def main() -> None:
         print(f"  {name:>4} s/turn: median {statistics.median(values):.3f}, p90 {pct(values, 0.9):.3f}, "
               f"p99 {pct(values, 0.99):.3f}, slowest {values[-1]:.3f} (next {', '.join(f'{v:.2f}' for v in values[-4:-1])})")
     slowest = max(times)
+    if slowest[3]:  # (why a turn is slow: more evaluations, or dearer ones)
+        costs = sorted(t[0] / t[3] * 1e6 for t in times if t[3])
+        print(f"  evaluations a turn: median {statistics.median_low(t[3] for t in times)}; CPU µs an evaluation: "
+              f"median {statistics.median(costs):.1f}, p90 {pct(costs, 0.9):.1f}; the slowest turn "
+              f"{slowest[3]} evaluations, {slowest[0] / slowest[3] * 1e6:.1f} µs each")
     print(f"  slowest turn starts at: {slowest[2]}")
     print(f"  peak memory of the process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB, "
           f"collections during the games by generation: {collections}, the longest {longest[0]:.3f} s of CPU")
