@@ -64,8 +64,9 @@ DEFAULT_WEIGHTS = Weights()
 BASIC_WEIGHTS = Weights(later=0.75, reach=0.5, card=1.5, reserve=0.0)
 #: The master level's weights in 3–4-player games, tuned by play at its width there against three experts
 #: (scripts/tune_spsa.py, SPSA run 16 in docs/strength-log.md; the 2-player weights lost there, so the run started
-#: from the tuned ones): castle points standing now count a little less at later scorings, reserve knights and the
-#: king's bonus less, climbing potential more and the best rival less against the mean of the rivals.
+#: from the tuned ones): castle points standing now count a little less at later scorings, the king's bonus a little
+#: less, cards, knights in reserve and climbing potential more (and farther climbs discounted less), and the best
+#: rival less against the mean of the rivals.
 MASTER_MANY_WEIGHTS = Weights(later=0.7842, reach=0.7694, card=3.4972, reserve=4.766, king=0.9057, decay=0.5587,
                               rivals_max=0.4372)
 #: The master level's weights, tuned by play for 2-player games inside the master's look-ahead against the expert
