@@ -583,6 +583,31 @@ def test_the_look_ahead_chooses_a_turn_once_and_the_planner_finishes_it_after_a_
     assert master.evaluations > 0
 
 
+def test_the_look_ahead_counts_its_simulated_turns_evaluations_with_its_planners(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    mcts = importlib.import_module("torres.ai.mcts")
+    replies: list[int] = []
+    plan = mcts.plan_turn
+
+    def recorded(*args: object, **kwargs: object) -> object:
+        plans = plan(*args, **kwargs)
+        if "sample" in kwargs:  # (a simulated turn's: the root's beam is planned without it)
+            replies.append(plans[0].evaluations)
+        return plans
+
+    monkeypatch.setattr(mcts, "plan_turn", recorded)
+    master = make_bot("lookahead:width=4:budget=400:reply_width=2:reply_budget=60:simulations=4", 3)
+    assert isinstance(master, LookaheadBot)
+    state = _middle_game_turn()
+    master.plan(state.view(state.current))
+    stats = master.search.stats
+    assert stats.iterations > 0 and len(replies) == stats.iterations * 2  # the rival's turn and its own next
+    assert stats.simulated == sum(replies) > 0
+    assert master.evaluations == stats.evaluations + stats.simulated
+
+
 def test_live_play_caps_planning_bots_by_the_clock_and_leaves_others_alone() -> None:
     from torres.tui.session import LIVE_TURN_SECONDS, Player, attach_bots
 

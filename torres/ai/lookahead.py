@@ -80,5 +80,5 @@ class LookaheadBot(GreedyBot):
         # (more turns judged where deals play alike: one simulation each, which may pass ``simulations``)
         judged = len(self.search.stats.candidates) * self.search.simulation_cost()
         self._spent = self.search.stats.evaluations + max(self.simulated, judged)
-        self.evaluations += self.search.stats.evaluations
+        self.evaluations += self.search.stats.evaluations + self.search.stats.simulated
         return actions

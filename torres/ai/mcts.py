@@ -31,6 +31,7 @@ class SearchStats:
     seconds: float = 0.0
     evaluations: int = 0  # of the root's beam
     candidates: list[tuple[list[int], int, float]] = field(default_factory=list)  # plan, visits, mean reward
+    simulated: int = 0  # evaluations of the simulated turns' planners
 
 
 def play_turn(state: GameState, actions: list[int]) -> None:
@@ -107,9 +108,11 @@ class ISMCTSBot(TurnPlanningBot):
         self.deadline = 0.0
         self.stats = SearchStats()
         self.simulations = 0
+        self._simulated = 0  # the current search's simulated turns' evaluations
 
     def plan(self, view: SeatView) -> list[int]:
         start = time.perf_counter()
+        self._simulated = 0
         root = view.determinize(self.rng)
         alike = deals_alike(view)
         more = alike and self.known_candidates > self.candidates
@@ -149,7 +152,7 @@ class ISMCTSBot(TurnPlanningBot):
         self.simulations += done
         self.stats = SearchStats(done, time.perf_counter() - start, plans[0].evaluations,
                                  [(p.actions, visits[j], totals[j] / max(1, visits[j]))
-                                  for j, p in enumerate(plans)])
+                                  for j, p in enumerate(plans)], self._simulated)
         return plans[best].actions
 
     def simulation_cost(self) -> int:
@@ -214,9 +217,10 @@ class ISMCTSBot(TurnPlanningBot):
                         break
                 elif turns >= self.horizon:
                     break
-                play_turn(state, plan_turn(state, self.reply_width, self.weights, sample=self.sample,
-                                          rng=self.rng, budget=self.reply_budget,
-                                          limit=self.reply_budget * 3 // 2)[0].actions)
+                reply = plan_turn(state, self.reply_width, self.weights, sample=self.sample, rng=self.rng,
+                                  budget=self.reply_budget, limit=self.reply_budget * 3 // 2)[0]
+                self._simulated += reply.evaluations
+                play_turn(state, reply.actions)
                 turns += 1
             else:
                 state.apply(best_single(state, self.weights))
