@@ -1,6 +1,6 @@
 """Mine the puzzles of torres/data/puzzles.json from self-play (docs/puzzles.md).
 
-    nice -n 10 .venv/bin/python scripts/mine_puzzles.py            # the file shipped: --games 107
+    nice -n 10 .venv/bin/python scripts/mine_puzzles.py            # the file shipped: --games 140
 
 Game ``g`` has 2 + g mod 3 players (Rio Grande rules, own decks of cards) and seed ``SEED + g``; every seat plays
 the expert's turn (the expert level's planner, torres.ai.puzzles.expert_turn: on the full position, which plans as on
@@ -69,7 +69,7 @@ def write(puzzles: list[Puzzle], games: int, out: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=107, help="games to mine (107 make the file shipped)")
+    parser.add_argument("--games", type=int, default=140, help="games to mine (140 make the file shipped)")
     parser.add_argument("--out", type=Path, default=OUT, help=f"where to write them (default {OUT.relative_to(ROOT)})")
     parser.add_argument("--resume", action="store_true",
                         help="keep the games --out already holds (mined by this code) and mine the rest (each game "

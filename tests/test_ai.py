@@ -3,6 +3,7 @@ good move, the tournament, hints."""
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 
@@ -14,7 +15,8 @@ from torres.ai.base import Bot
 from dataclasses import replace
 
 from torres.ai.evaluate import (
-    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_WEIGHTS, _best_gains, evaluate, seat_terms, seat_values, turns_left_share,
+    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_RIO_GRANDE_MANY_WEIGHTS, MASTER_WEIGHTS, Terms, _best_gains, evaluate,
+    raw_terms, seat_terms, seat_values, turns_left_share,
 )
 from torres.ai.greedy import GreedyBot
 from torres.ai.lookahead import LookaheadBot
@@ -151,10 +153,10 @@ def test_hint_suggests_the_climb() -> None:
 
 @pytest.mark.slow  # two whole games of the master's planner (~20 s); one position: the three-player hint test
 def test_the_master_plays_the_wider_planners_game_with_three_or_four_players() -> None:
-    # its weights differ only in 2-player games (docs/strength-log.md: in larger ones the first master's later-scoring
-    # weight lost against the expert's); there it is the expert's planner, wider and with more evaluations
+    # no look-ahead there (docs/strength-log.md: it did not pay); the expert's planner, wider, with more evaluations
+    # and the master's weights (with the default rules, its own for 3-4 players: SPSA run 16)
     histories = []
-    for spec in ("master", f"greedy:width={MASTER_WIDTH}:budget={MASTER_MANY_BUDGET}"):
+    for spec in ("master", f"greedy:width={MASTER_WIDTH}:budget={MASTER_MANY_BUDGET}:eval=master"):
         state = GameState(3, 5, Rules())
         bots = [make_bot(spec if s == 0 else "greedy:width=1", s) for s in range(3)]
         play(state, bots)
@@ -264,20 +266,53 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     assert isinstance(tweaked.weights.radius, int)
     # ``many`` names the evaluation of 3–4-player games
     split = make_bot("greedy:eval=master:many=basic:card=2")
-    assert isinstance(split, GreedyBot) and split.weights == replace(MASTER_WEIGHTS, many=BASIC_WEIGHTS, card=2.0)
+    assert isinstance(split, GreedyBot) and split.weights == replace(MASTER_WEIGHTS, many=BASIC_WEIGHTS, card=2.0,
+                                                                       many_by_rules=())
     assert split.weights.for_players(2).card == 2.0 and split.weights.for_players(4) == BASIC_WEIGHTS
     with pytest.raises(ValueError):
         make_bot("greedy:many=oracle")
-    # ``many_<weight>`` overrides one of the 3–4-player weights (the master's, which are the tuned ones)
+    # ``many_<weight>`` overrides one of the 3–4-player weights (the master's for any rules, which are the tuned
+    # ones), and then they are the weights of every rules
     many_tweaked = make_bot("master:many_last_climbs=1:last_climbs=0")
     assert isinstance(many_tweaked, LookaheadBot)
     assert many_tweaked.weights == replace(MASTER_WEIGHTS, last_climbs=0.0,
-                                           many=replace(DEFAULT_WEIGHTS, last_climbs=1.0))
+                                           many=replace(DEFAULT_WEIGHTS, last_climbs=1.0), many_by_rules=())
     plain_many = make_bot("greedy:many_reserve=1")
     assert isinstance(plain_many, GreedyBot)
     assert plain_many.weights == replace(DEFAULT_WEIGHTS, many=replace(DEFAULT_WEIGHTS, reserve=1.0))
     assert plain_many.weights.for_players(2).reserve == DEFAULT_WEIGHTS.reserve
     assert make_bot("greedy:eval=basic:many=tuned:many_card=1").weights.many == replace(DEFAULT_WEIGHTS, card=1.0)
+
+
+def test_the_masters_three_or_four_player_weights_depend_on_the_rules() -> None:
+    # SPSA run 16's weights won with the Rio Grande rules they were tuned on and lost with the Ravensburger rules and
+    # the master version (docs/strength-log.md): the master uses them with the default rules only
+    rio_grande, ravensburger = Rules(), Rules.for_edition("ravensburger", master=True)
+    assert MASTER_WEIGHTS.for_game(2, rio_grande) is MASTER_WEIGHTS.for_game(2, ravensburger) is MASTER_WEIGHTS
+    for players in (3, 4):
+        assert MASTER_WEIGHTS.for_game(players, rio_grande) is MASTER_RIO_GRANDE_MANY_WEIGHTS
+        assert MASTER_WEIGHTS.for_game(players, Rules.for_edition("riogrande")) is MASTER_RIO_GRANDE_MANY_WEIGHTS
+        assert MASTER_WEIGHTS.for_game(players, ravensburger) is DEFAULT_WEIGHTS
+        assert MASTER_WEIGHTS.for_game(players, rio_grande.replace(master=True)) is DEFAULT_WEIGHTS
+    # equal rules choose alike, whichever object holds them (a deep copy, a record read back)
+    copied = copy.deepcopy(MASTER_WEIGHTS)
+    assert copied.for_game(4, copy.deepcopy(rio_grande)) == MASTER_RIO_GRANDE_MANY_WEIGHTS
+    # the evaluation of a 4-player position is that of the chosen weights, and a spec naming 3-4-player weights
+    # means them with every rules (so run 16's candidate spec still plays as it did)
+    candidate = make_bot("master:many_later=0.7842:many_reach=0.7694:many_card=3.4972:many_reserve=4.766:"
+                         "many_king=0.9057:many_decay=0.5587:many_rivals_max=0.4372")
+    assert isinstance(candidate, LookaheadBot) and candidate.weights.many == MASTER_RIO_GRANDE_MANY_WEIGHTS
+    # and naming the tuned weights, the master's for other rules, makes them its weights for the default rules too
+    assert make_bot("master:many=tuned").weights.for_game(4, rio_grande) is DEFAULT_WEIGHTS
+    for rules, chosen in ((rio_grande, MASTER_RIO_GRANDE_MANY_WEIGHTS), (ravensburger, DEFAULT_WEIGHTS)):
+        state = GameState(4, 3, rules)
+        play(state, [make_bot("greedy:width=1", s) for s in range(4)], limit=30)
+        for seat in range(4):
+            assert evaluate(state, seat, MASTER_WEIGHTS) == evaluate(state, seat, chosen)
+            assert evaluate(state, seat, candidate.weights) == evaluate(state, seat, MASTER_RIO_GRANDE_MANY_WEIGHTS)
+        assert seat_values(state, MASTER_WEIGHTS) == seat_values(state, chosen)
+        assert [Terms(*raw) for raw in raw_terms(state, MASTER_WEIGHTS)] == seat_terms(state, chosen)
+    assert evaluate(state, 0, MASTER_RIO_GRANDE_MANY_WEIGHTS) != evaluate(state, 0, DEFAULT_WEIGHTS)
 
 
 def test_knights_in_reserve_count_in_the_evaluation() -> None:

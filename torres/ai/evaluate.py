@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from ..engine.board import BoardInfo
 from ..engine.master import MasterCard, master_bonus
+from ..engine.rules import Rules
 from ..engine.state import GameState, Stage
 
 
@@ -53,25 +54,60 @@ class Weights:
     # knights only (0: of every knight): one turn of a few action points cashes a climb or two, not every knight's.
     last_climbs: float = 0.0
     many: Weights | None = None  # the weights in games of 3–4 players (None: these)
+    # The weights in games of 3–4 players with exactly these rules, before ``many``: weights tuned by play with one
+    # edition's rules need not carry over to another's (docs/strength-log.md, SPSA run 16).
+    many_by_rules: tuple[tuple[Rules, Weights], ...] = ()
 
     def for_players(self, players: int) -> Weights:
-        """The weights a game of ``players`` is evaluated with."""
+        """The weights a game of ``players`` is evaluated with, whatever its rules (``many_by_rules`` aside)."""
         return self.many if players > 2 and self.many is not None else self
+
+    def for_game(self, players: int, rules: Rules) -> Weights:
+        """The weights a game of ``players`` with ``rules`` is evaluated with."""
+        if players <= 2 or not self.many_by_rules:
+            return self.for_players(players)
+        key = (id(self), id(rules))
+        entry = _WEIGHTS_BY_RULES.get(key)
+        if entry is None or entry[0] is not self or entry[1] is not rules:
+            chosen = self.for_players(players)
+            for tuned_for, weights in self.many_by_rules:
+                if tuned_for == rules:
+                    chosen = weights
+                    break
+            if len(_WEIGHTS_BY_RULES) > 1000:
+                _WEIGHTS_BY_RULES.clear()
+            entry = _WEIGHTS_BY_RULES[key] = (self, rules, chosen)
+        return entry[2]
+
+
+#: (id(weights), id(rules)) → (those weights, those rules, the 3–4-player weights chosen for them): comparing rules
+#: field by field at every evaluation would cost more than a dictionary look-up; the entry keeps both objects alive,
+#: so their ids cannot pass to others while it is here.
+_WEIGHTS_BY_RULES: dict[tuple[int, int], tuple[Weights, Rules, Weights]] = {}
 
 
 DEFAULT_WEIGHTS = Weights()
 #: The first hand weights, before tuning by self-play (docs/strength-log.md): the casual level's evaluation.
 BASIC_WEIGHTS = Weights(later=0.75, reach=0.5, card=1.5, reserve=0.0)
+#: The master level's weights in 3–4-player games with the Rio Grande rules (the default), tuned by play at its width
+#: there against three experts (scripts/tune_spsa.py, SPSA run 16 in docs/strength-log.md; the run started from the
+#: tuned weights): castle points standing now count a little less at later scorings, the king's bonus a little less,
+#: cards, knights in reserve and climbing potential more (and farther climbs discounted less), and the best rival
+#: less against the mean of the rivals. With the Ravensburger rules and the master version they lost to the tuned
+#: weights, which the master keeps with every other rules.
+MASTER_RIO_GRANDE_MANY_WEIGHTS = Weights(later=0.7842, reach=0.7694, card=3.4972, reserve=4.766, king=0.9057,
+                                         decay=0.5587, rivals_max=0.4372)
 #: The master level's weights, tuned by play for 2-player games inside the master's look-ahead against the expert
 #: and ``greedy`` in turn (scripts/tune_spsa.py, SPSA run 11 in docs/strength-log.md; ``king`` and ``decay`` are run
 #: 7's, which run 11 left alone; weights tuned against the expert alone lost to ``greedy``): castle points standing
 #: now count far less at later scorings than at the coming one, climbing potential more (the rival's about half),
 #: cards more and reserve knights less than in the tuned weights, the king's bonus less. In the last phase a seat
 #: counts one knight's climb per turn it has left (``last_climbs``, issue #34: more games won against the expert and
-#: against the full-width search without cards). In 3–4-player games it keeps the tuned weights (the first master's
-#: later-scoring weight lost there).
+#: against the full-width search without cards). In 3–4-player games it plays with the weights above under the
+#: default rules and keeps the tuned weights under any other (the first master's later-scoring weight lost there).
 MASTER_WEIGHTS = Weights(later=0.151, reach=0.8345, card=3.7243, reserve=2.6733, king=0.65, decay=0.48, ripe=0.231,
-                         rival_reach=0.5587, last_climbs=1.0, many=DEFAULT_WEIGHTS)
+                         rival_reach=0.5587, last_climbs=1.0, many=DEFAULT_WEIGHTS,
+                         many_by_rules=((Rules(), MASTER_RIO_GRANDE_MANY_WEIGHTS),))
 
 
 #: Evaluations by name, for bot specs (``greedy:eval=basic``).
@@ -435,7 +471,7 @@ def _board_position(state: GameState, w: Weights) -> tuple[_Turn, list[SeatTerms
 def raw_terms(state: GameState, w: Weights = DEFAULT_WEIGHTS) -> list[tuple[float, float, float, float, float,
                                                                              float]]:
     """:class:`Terms` of every seat as plain tuples."""
-    w = w.for_players(state.n)
+    w = w.for_game(state.n, state.rules)
     turn, boards, master, current = _board_position(state, w)
     per_knights = turn.per_knights
     return [(points, king, potential, float(sum(hand) + (seat == current)), float(per_knights - len(squares)),
@@ -449,8 +485,8 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS, seat: int = -1) 
     as that seat sees them (the others' climbing potential × ``rival_reach``)."""
     if state.stage is Stage.OVER:
         return [float(s) for s in state.scores]
-    if w.many is not None and state.n > 2:
-        w = w.many
+    if state.n > 2:
+        w = w.for_game(state.n, state.rules)
     turn, boards, master, current = _board_position(state, w)
     scorings, share, per_knights = turn.scorings, turn.share, turn.per_knights
     reach_weights, reach_scorings = turn.reach_weights[seat + 1 if seat >= 0 else 0], turn.reach_scorings
@@ -495,11 +531,12 @@ def evaluate(state: GameState, seat: int, w: Weights = DEFAULT_WEIGHTS) -> float
     values = seat_values(state, w, seat)
     if len(values) == 2:
         return values[seat] - values[1 - seat]
-    return relative(values, seat, w)
+    return relative(values, seat, w.for_game(state.n, state.rules))
 
 
 def relative(values: list[float], seat: int, w: Weights = DEFAULT_WEIGHTS) -> float:
-    """A seat's value against its rivals' (``w`` for a game of as many players as ``values``)."""
+    """A seat's value against its rivals' (``w`` for a game of as many players as ``values``; weights chosen by
+    the game's rules must be chosen before: :meth:`Weights.for_game`)."""
     w = w.for_players(len(values))
     if len(values) == 2:
         return values[seat] - values[1 - seat]
