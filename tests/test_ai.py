@@ -222,6 +222,19 @@ def test_tournament_command_and_summary() -> None:
         assert saved == [10, 20]
 
 
+def test_a_tournament_from_a_later_game_plays_the_games_a_longer_run_plays_there() -> None:
+    # (to finish a match stopped for time, or share one out between machines)
+    whole = run_tournament(["random", "onestep"], 4, 2, "riogrande", seed=2)
+    rest = run_tournament(["random", "onestep"], 2, 2, "riogrande", seed=2, first=2)
+    assert [(r.game, r.entries, r.scores, r.digest) for r in rest.results] == [
+        (r.game, r.entries, r.scores, r.digest) for r in whole.results[2:]]
+    result = CliRunner().invoke(app, ["tournament", "--bots", "random,random", "--games", "2", "--first", "3"])
+    assert result.exit_code == 0, result.output
+    assert "games 3–4" in result.output
+    refused = CliRunner().invoke(app, ["tournament", "--bots", "random,random", "--games", "2", "--first", "-1"])
+    assert refused.exit_code == 2 and "first game's number is 0 or more" in refused.output
+
+
 def test_wilson_interval() -> None:
     low, high = wilson(50, 100)
     assert low == pytest.approx(0.4038, abs=1e-3) and high == pytest.approx(0.5962, abs=1e-3)

@@ -194,14 +194,18 @@ def summarize(bots: list[str], results: list[GameResult]) -> Summary:
 
 def run_tournament(bots: list[str], games: int, players: int, rules_text: str, seed: int = 0, jobs: int = 1,
                    progress: Optional[Progress] = None,
-                   partial: Optional[Callable[[Summary], None]] = None, random_setup: bool = False) -> Summary:
-    """Play the games (``jobs`` processes); ``partial`` gets the summary so far every 10 games."""
+                   partial: Optional[Callable[[Summary], None]] = None, random_setup: bool = False,
+                   first: int = 0) -> Summary:
+    """Play games ``first`` to ``first + games - 1`` of the seed's games (``jobs`` processes); ``partial`` gets
+    the summary so far every 10 games."""
     if len(bots) != players:
         raise ValueError(f"{len(bots)} bots for {players} players: give one bot per seat")
+    if first < 0:
+        raise ValueError(f"--first {first}: the first game's number is 0 or more")
     Rules.from_text(rules_text)  # fail early on a bad edition
     for b in bots:
         make_bot(b)  # ... or a bad bot
-    tasks = [(bots, g, players, rules_text, seed, random_setup) for g in range(games)]
+    tasks = [(bots, g, players, rules_text, seed, random_setup) for g in range(first, first + games)]
     results: list[GameResult] = []
     task_id = progress.add_task("games", total=games) if progress is not None else None
 
@@ -252,6 +256,8 @@ def tournament(
     random_setup: bool = typer.Option(False, "--random-setup", help="Make every decision before the first turn "
                                       "(first knights, king, master castles) at random: without cards a game has "
                                       "no chance at all, and every game between two bots would be the same"),
+    first: int = typer.Option(0, help="Play the seed's games from this one on (game numbers start at 0): the "
+                              "games a longer run plays there, to finish a stopped match or share one out"),
 ) -> None:
     """Play seeded games between bots with seats rotated; print win rates, scores, speed and ratings."""
     tune_for_search()
@@ -267,13 +273,14 @@ def tournament(
             def save(partial: Summary) -> None:
                 if json_out:
                     data = partial.to_json()
-                    data.update({"players": players, "edition": rules_text, "seed": seed, "partial": True,
-                                 "random_setup": random_setup,
+                    data.update({"players": players, "edition": rules_text, "seed": seed, "first": first,
+                                 "partial": True, "random_setup": random_setup,
                                  "wall_seconds": time.perf_counter() - start, "command": command})
                     with open(json_out, "w") as fh:
                         json.dump(data, fh, indent=2)
 
-            summary = run_tournament(names, games, players, rules_text, seed, jobs, progress, save, random_setup)
+            summary = run_tournament(names, games, players, rules_text, seed, jobs, progress, save, random_setup,
+                                     first)
             wall = time.perf_counter() - start
     except ValueError as exc:
         from rich.markup import escape  # the message is text: 'pip install "torres[env]"' is no markup
@@ -282,7 +289,8 @@ def tournament(
         raise typer.Exit(2) from None
     # deterministic bots in a game without chance replay a game whenever its setup and seats come round again
     repeats = f" ({summary.distinct} distinct)" if summary.distinct < games else ""
-    title = (f"{games} games{repeats}, {players} players, {rules_text}, seed {seed}"
+    numbers = f" (games {first}–{first + games - 1})" if first else ""
+    title = (f"{games} games{numbers}{repeats}, {players} players, {rules_text}, seed {seed}"
              f"{', random setup' if random_setup else ''} ({wall:.0f} s wall; "
              f"s/turn: CPU seconds of a bot's turn)")
     console.print(render(summary, title))
@@ -290,8 +298,8 @@ def tournament(
         console.print(f"[dim]{command}[/dim]")
     if json_out:
         data = summary.to_json()
-        data.update({"players": players, "edition": rules_text, "seed": seed, "random_setup": random_setup,
-                     "wall_seconds": wall,
+        data.update({"players": players, "edition": rules_text, "seed": seed, "first": first,
+                     "random_setup": random_setup, "wall_seconds": wall,
                      "command": command})
         with open(json_out, "w") as fh:
             json.dump(data, fh, indent=2)
