@@ -15,7 +15,7 @@ from torres.ai.base import Bot
 from dataclasses import replace
 
 from torres.ai.evaluate import (
-    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_RIO_GRANDE_MANY_WEIGHTS, MASTER_WEIGHTS, Terms, _best_gains, evaluate,
+    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_MANY_WEIGHTS, MASTER_WEIGHTS, Terms, _best_gains, evaluate,
     raw_terms, seat_terms, seat_values, turns_left_share,
 )
 from torres.ai.greedy import GreedyBot
@@ -298,34 +298,37 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
 
 
 def test_the_masters_three_or_four_player_weights_depend_on_the_rules() -> None:
-    # SPSA run 16's weights won with the Rio Grande rules they were tuned on and lost with the Ravensburger rules and
-    # the master version (docs/strength-log.md): the master uses them with the default rules only
+    # SPSA run 16's weights won with the Rio Grande rules they were tuned on and with Ravensburger's, and lost
+    # wherever the master version was played (docs/strength-log.md): the master uses them with those two editions'
+    # own rules only
     rio_grande, ravensburger = Rules(), Rules.for_edition("ravensburger", master=True)
     assert MASTER_WEIGHTS.for_game(2, rio_grande) is MASTER_WEIGHTS.for_game(2, ravensburger) is MASTER_WEIGHTS
     for players in (3, 4):
-        assert MASTER_WEIGHTS.for_game(players, rio_grande) is MASTER_RIO_GRANDE_MANY_WEIGHTS
-        assert MASTER_WEIGHTS.for_game(players, Rules.for_edition("riogrande")) is MASTER_RIO_GRANDE_MANY_WEIGHTS
+        assert MASTER_WEIGHTS.for_game(players, rio_grande) is MASTER_MANY_WEIGHTS
+        assert MASTER_WEIGHTS.for_game(players, Rules.for_edition("riogrande")) is MASTER_MANY_WEIGHTS
+        assert MASTER_WEIGHTS.for_game(players, Rules.for_edition("ravensburger")) is MASTER_MANY_WEIGHTS
         assert MASTER_WEIGHTS.for_game(players, ravensburger) is DEFAULT_WEIGHTS
         assert MASTER_WEIGHTS.for_game(players, rio_grande.replace(master=True)) is DEFAULT_WEIGHTS
+        assert MASTER_WEIGHTS.for_game(players, Rules.for_edition("yucata")) is DEFAULT_WEIGHTS
     # equal rules choose alike, whichever object holds them (a deep copy, a record read back)
     copied = copy.deepcopy(MASTER_WEIGHTS)
-    assert copied.for_game(4, copy.deepcopy(rio_grande)) == MASTER_RIO_GRANDE_MANY_WEIGHTS
+    assert copied.for_game(4, copy.deepcopy(rio_grande)) == MASTER_MANY_WEIGHTS
     # the evaluation of a 4-player position is that of the chosen weights, and a spec naming 3-4-player weights
     # means them with every rules (so run 16's candidate spec still plays as it did)
     candidate = make_bot("master:many_later=0.7842:many_reach=0.7694:many_card=3.4972:many_reserve=4.766:"
                          "many_king=0.9057:many_decay=0.5587:many_rivals_max=0.4372")
-    assert isinstance(candidate, LookaheadBot) and candidate.weights.many == MASTER_RIO_GRANDE_MANY_WEIGHTS
+    assert isinstance(candidate, LookaheadBot) and candidate.weights.many == MASTER_MANY_WEIGHTS
     # and naming the tuned weights, the master's for other rules, makes them its weights for the default rules too
     assert make_bot("master:many=tuned").weights.for_game(4, rio_grande) is DEFAULT_WEIGHTS
-    for rules, chosen in ((rio_grande, MASTER_RIO_GRANDE_MANY_WEIGHTS), (ravensburger, DEFAULT_WEIGHTS)):
+    for rules, chosen in ((rio_grande, MASTER_MANY_WEIGHTS), (ravensburger, DEFAULT_WEIGHTS)):
         state = GameState(4, 3, rules)
         play(state, [make_bot("greedy:width=1", s) for s in range(4)], limit=30)
         for seat in range(4):
             assert evaluate(state, seat, MASTER_WEIGHTS) == evaluate(state, seat, chosen)
-            assert evaluate(state, seat, candidate.weights) == evaluate(state, seat, MASTER_RIO_GRANDE_MANY_WEIGHTS)
+            assert evaluate(state, seat, candidate.weights) == evaluate(state, seat, MASTER_MANY_WEIGHTS)
         assert seat_values(state, MASTER_WEIGHTS) == seat_values(state, chosen)
         assert [Terms(*raw) for raw in raw_terms(state, MASTER_WEIGHTS)] == seat_terms(state, chosen)
-    assert evaluate(state, 0, MASTER_RIO_GRANDE_MANY_WEIGHTS) != evaluate(state, 0, DEFAULT_WEIGHTS)
+    assert evaluate(state, 0, MASTER_MANY_WEIGHTS) != evaluate(state, 0, DEFAULT_WEIGHTS)
 
 
 def test_knights_in_reserve_count_in_the_evaluation() -> None:

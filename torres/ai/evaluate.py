@@ -89,14 +89,14 @@ _WEIGHTS_BY_RULES: dict[tuple[int, int], tuple[Weights, Rules, Weights]] = {}
 DEFAULT_WEIGHTS = Weights()
 #: The first hand weights, before tuning by self-play (docs/strength-log.md): the casual level's evaluation.
 BASIC_WEIGHTS = Weights(later=0.75, reach=0.5, card=1.5, reserve=0.0)
-#: The master level's weights in 3–4-player games with the Rio Grande rules (the default), tuned by play at its width
-#: there against three experts (scripts/tune_spsa.py, SPSA run 16 in docs/strength-log.md; the run started from the
-#: tuned weights): castle points standing now count a little less at later scorings, the king's bonus a little less,
-#: cards, knights in reserve and climbing potential more (and farther climbs discounted less), and the best rival
-#: less against the mean of the rivals. With the Ravensburger rules and the master version they lost to the tuned
-#: weights, which the master keeps with every other rules.
-MASTER_RIO_GRANDE_MANY_WEIGHTS = Weights(later=0.7842, reach=0.7694, card=3.4972, reserve=4.766, king=0.9057,
-                                         decay=0.5587, rivals_max=0.4372)
+#: The master level's weights in 3–4-player games with the Rio Grande rules (the default) and with Ravensburger's,
+#: tuned by play at its width with the default rules against three experts (scripts/tune_spsa.py, SPSA run 16 in
+#: docs/strength-log.md; the run started from the tuned weights): castle points standing now count a little less at
+#: later scorings, the king's bonus a little less, cards, knights in reserve and climbing potential more (and farther
+#: climbs discounted less), and the best rival less against the mean of the rivals. With the master version they
+#: lost to the tuned weights, which the master keeps with every rules but those two editions' own.
+MASTER_MANY_WEIGHTS = Weights(later=0.7842, reach=0.7694, card=3.4972, reserve=4.766, king=0.9057, decay=0.5587,
+                              rivals_max=0.4372)
 #: The master level's weights, tuned by play for 2-player games inside the master's look-ahead against the expert
 #: and ``greedy`` in turn (scripts/tune_spsa.py, SPSA run 11 in docs/strength-log.md; ``king`` and ``decay`` are run
 #: 7's, which run 11 left alone; weights tuned against the expert alone lost to ``greedy``): castle points standing
@@ -104,10 +104,12 @@ MASTER_RIO_GRANDE_MANY_WEIGHTS = Weights(later=0.7842, reach=0.7694, card=3.4972
 #: cards more and reserve knights less than in the tuned weights, the king's bonus less. In the last phase a seat
 #: counts one knight's climb per turn it has left (``last_climbs``, issue #34: more games won against the expert and
 #: against the full-width search without cards). In 3–4-player games it plays with the weights above under the
-#: default rules and keeps the tuned weights under any other (the first master's later-scoring weight lost there).
+#: Rio Grande and Ravensburger rules and keeps the tuned weights under any other (the first master's later-scoring
+#: weight lost there).
 MASTER_WEIGHTS = Weights(later=0.151, reach=0.8345, card=3.7243, reserve=2.6733, king=0.65, decay=0.48, ripe=0.231,
                          rival_reach=0.5587, last_climbs=1.0, many=DEFAULT_WEIGHTS,
-                         many_by_rules=((Rules(), MASTER_RIO_GRANDE_MANY_WEIGHTS),))
+                         many_by_rules=((Rules(), MASTER_MANY_WEIGHTS),
+                                        (Rules.for_edition("ravensburger"), MASTER_MANY_WEIGHTS)))
 
 
 #: Evaluations by name, for bot specs (``greedy:eval=basic``).
