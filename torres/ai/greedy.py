@@ -95,12 +95,18 @@ class GreedyBot(TurnPlanningBot):
         # the budget is soft (past it, only the best node of each step is expanded); half as much again is a hard
         # stop, for the turn as a whole, re-plans after card draws included
         width, total = self.beam(view.players)
-        budget = max(1, total - self._spent) if total else 0
-        limit = max(1, total * 3 // 2 - self._spent) if total else 0
+        budget, limit = self.stops(total)
         plans = plan_turn(state, width, self.weights, budget=budget, limit=limit, deadline=self._deadline)
         self.evaluations += plans[0].evaluations
         self._spent += plans[0].evaluations
         return plans[0].actions
+
+    def stops(self, total: int) -> tuple[int, int]:
+        """The soft budget and the hard stop (0: none) of the plan about to be made, ``total`` being the turn's
+        evaluations and :attr:`_spent` what its plans so far took."""
+        if not total:
+            return 0, 0
+        return max(1, total - self._spent), max(1, total * 3 // 2 - self._spent)
 
     def beam(self, players: int) -> tuple[int, int]:
         """The planner's beam width and evaluations per turn in a game of ``players``."""

@@ -78,7 +78,7 @@ def _lookahead(seed: int, opts: dict[str, str]) -> Bot:
                         players=_int(opts, "players", 2), prior=_float(opts, "prior", 0.0),
                         many_width=_int(opts, "many_width", 0), many_budget=_int(opts, "many_budget", 0),
                         known_candidates=_int(opts, "known_candidates", 0),
-                        known_limit=_int(opts, "known_limit", 0))
+                        known_limit=_int(opts, "known_limit", 0), limit=_int(opts, "limit", 0))
 
 
 def _ismcts(seed: int, opts: dict[str, str]) -> Bot:

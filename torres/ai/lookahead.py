@@ -16,9 +16,9 @@ with those settings; this class makes it a level: a :class:`~torres.ai.greedy.Gr
 the live clock cap, hints) that plays the planner's own turn in games of more than ``players`` players, where the
 look-ahead did not pay and more evaluations (``many_budget``, and ``many_width``) pay instead.
 The look-ahead runs once per turn: after a card draw, the planner re-plans the rest of the turn with what is left
-of the turn's evaluation budget, as the expert does. With ``seconds`` (live play), the clock runs per turn: the
-planner stops by it as the greedy bot does, and no simulation starts after it has run out (a deal cut short is not
-counted).
+of the turn's evaluation budget, as the expert does, and past it finishes the turn one node a step. With
+``seconds`` (live play), the clock runs per turn: the planner stops by it as the greedy bot does, and no simulation
+starts after it has run out (a deal cut short is not counted).
 """
 
 from __future__ import annotations
@@ -41,7 +41,8 @@ class LookaheadBot(GreedyBot):
     def __init__(self, seed: int = 0, width: int = 12, weights: Weights = DEFAULT_WEIGHTS, budget: int = 4000,
                  seconds: float = 0.0, candidates: int = 4, simulations: int = 8, reply_width: int = 4,
                  reply_budget: int = 800, horizon: int = 2, players: int = 2, prior: float = 0.0,
-                 many_width: int = 0, many_budget: int = 0, known_candidates: int = 0, known_limit: int = 0) -> None:
+                 many_width: int = 0, many_budget: int = 0, known_candidates: int = 0, known_limit: int = 0,
+                 limit: int = 0) -> None:
         super().__init__(seed, width=width, weights=weights, budget=budget, seconds=seconds)
         self.players = players
         # the planner's settings in games of more than ``players`` players (0: ``width`` and ``budget``)
@@ -52,18 +53,31 @@ class LookaheadBot(GreedyBot):
         # evaluations, not seconds, but a turn whose every evaluation costs more (a full hand of cards, hundreds
         # of plays at each step) then still ends within a second (issue #34: its simulations took a quarter of
         # the slowest turns' time on top of the planner's hard stop).
+        # ``limit`` sets the root's hard stop instead. The master's is its budget, which leaves no room to finish a
+        # turn past the budget: with a full hand the beam's second step alone passes it, and its best turns there
+        # are one action and points on the scoring track. Finishing them (budget 12,000, limit 18,000) found turns
+        # its evaluation prefers and won fewer games (issue #34, docs/strength-log.md).
         self.simulated = simulated = simulations * horizon * (reply_budget * 3 // 2)
         self.search = ISMCTSBot(seed, iterations=simulations, candidates=candidates, width=width,
                                 reply_width=reply_width, horizon=horizon, weights=weights, paired=True, sample=0,
                                 budget=budget, reply_budget=reply_budget, prior=prior,
-                                limit=max(budget, budget * 3 // 2 - simulated),
+                                limit=limit or max(budget, budget * 3 // 2 - simulated),
                                 known_candidates=known_candidates, turn_limit=known_limit or budget)
         self.search.rng = self.rng  # one stream for the search and the decisions outside turns
+        self._looked: tuple[int, int, int] | None = None  # the turn the look-ahead chose (None: none yet)
 
     def beam(self, players: int) -> tuple[int, int]:
         if players > self.players:
             return self.many_width, self.many_budget
         return self.width, self.budget
+
+    def stops(self, total: int) -> tuple[int, int]:
+        if self._looked != self._turn:
+            return super().stops(total)
+        # A re-plan after a card draw finishes the turn the look-ahead chose: within what is left of the turn's
+        # budget, then one node a step, never cut short (a hard stop there could end a turn that had taken its
+        # budget after one more action; in 200 games against the expert it never changed a move).
+        return max(1, total - self._spent), 0
 
     def plan(self, view: SeatView) -> list[int]:
         if view.players > self.players:
@@ -73,7 +87,7 @@ class LookaheadBot(GreedyBot):
             # a re-plan after a card draw: the look-ahead chose the turn, the planner finishes it (with what is
             # left of the turn's budget and clock) -- a second look-ahead would double the turn's thinking
             return super().plan(view)
-        self._turn = turn
+        self._turn = self._looked = turn
         self._deadline = self.search.deadline = time.perf_counter() + self.seconds if self.seconds else 0.0
         actions = self.search.plan(view)
         # (a re-plan after a card draw has what is left of the turn's evaluations once the simulations' are kept)
