@@ -5,7 +5,7 @@
 
 Positions: every third turn start of 2-player expert games (as ``bench/beam_regret.py`` samples them), each dealt
 once from the seat's view. At each, the planner plans the turn with the master's evaluation, its soft budget
-(18,000) and its root's hard stop (18,000 too, once its simulations' most is kept back) at every width; the table
+(12,000) and its root's hard stop (18,000) at every width; the table
 gives the mean value of the best turn found (evaluation points), how often a width found more or less than the
 first width and by how much on average, and the evaluations and CPU seconds it took (median and most). A wider
 beam that finds no more is the sign that the master's losses are not the beam's misses.
@@ -52,7 +52,7 @@ def main() -> None:
     positions = [state.view(state.current).determinize(random.Random(args.seed + i)) for i, state in enumerate(starts)]
     master = make_bot("master")
     assert isinstance(master, LookaheadBot)
-    limit = master.search.limit  # the master's root stop: its simulations' most kept back
+    limit = master.search.limit  # the master's root stop
     print(f"{len(positions)} positions, {args.rules}, seed {args.seed}\n")
     reaches = [float(r) for r in args.king_reach.split(",")] if args.king_reach else [MASTER_WEIGHTS.king_reach]
     print("| width | king_reach | mean value | more than the first | less | mean gain | evaluations p50 (max) | "

@@ -137,10 +137,14 @@ EXPERT_BUDGET = 4000
 #: together won far more, with 2 players as with 4 (docs/strength-log.md, "A wider planner"). In 2-player games the
 #: look-ahead's time bounds them at four and a half times the expert's: twelve times won no more than six, and with
 #: both cores busy six times (a hard stop at 36,000 evaluations, the simulations' included) took 1.2–1.4 s of CPU in
-#: the slowest turns where the issue allows 1 s; four and a half won no less over 320 games (issue #34). With 3–4
-#: players, twelve times.
+#: the slowest turns where the issue allows 1 s; four and a half won no less over 320 games (issue #34). Since, three:
+#: with a hard stop at 18,000 above it (``MASTER_LIMIT``), so that past the budget a turn is finished one node a step.
+#: With the stop at the budget, a full hand's turns (500-800 plays at the first step) ended after an action or two
+#: with points on the scoring track; finished, they won as often over 600 paired deals against the expert, for
+#: fewer evaluations (docs/strength-log.md, "Turns a full hand cuts short"). With 3–4 players, twelve times.
 MASTER_WIDTH = 48
-MASTER_BUDGET = 18000
+MASTER_BUDGET = 12000
+MASTER_LIMIT = 18000
 MASTER_MANY_BUDGET = 48000
 #: The deals the look-ahead plays its four candidate turns on: one (the second and third, on which only the
 #: better two were played again, changed few choices and cost the time the wider planner needs).
@@ -160,7 +164,8 @@ MASTER_KNOWN_LIMIT = 24000
 #: turn's score counts the planner's own value of it once beside its simulation (``prior=1``, the setting the
 #: weights were tuned in). With more players it plays the planner's turn, with the expert's weights.
 #: docs/strength.md has its matches.
-MASTER_SPEC = (f"lookahead:width={MASTER_WIDTH}:budget={MASTER_BUDGET}:simulations={MASTER_SIMULATIONS}"
+MASTER_SPEC = (f"lookahead:width={MASTER_WIDTH}:budget={MASTER_BUDGET}:limit={MASTER_LIMIT}"
+               f":simulations={MASTER_SIMULATIONS}"
                f":eval=master:prior=1:many_budget={MASTER_MANY_BUDGET}:known_candidates={MASTER_KNOWN_CANDIDATES}"
                f":known_limit={MASTER_KNOWN_LIMIT}")
 

@@ -29,3 +29,11 @@ def turn_starts(rules_text: str, players: int, seed: int, bot: str, every: int, 
                     yield state.clone()
             state.push(bots[seat].choose(state.view(seat)))
         game += 1
+
+
+#: A turn start of the master's in the second phase of a game against the expert (``bench/full_hands.py --seed 7``),
+#: nine cards in hand: 728 plays at the first step, where the beam's second step alone passes the master's budget.
+FULL_HAND = ("torres/1 rules=riogrande n=2 seed=8 stage=turn phase=2 round=2 turn=0 start=1 ap=5 buys=0 played=0 "
+             "stack=- king=a1 supply=43 scores=36.31 stacks=3.3.3|3.3.3 carry=0.0 board=0.0.0.1.0.0.0.0./0.0.0.0.0.0"
+             ".0.0./0.0.1.0.0.1.0.0./0.0.0.0.0.0.0.1./1.0.0.0.0.0.0.0./0.0.1.0.1.1.1.0./1.1.0.1.0.2.3b1./1k1.1.3a2b0"
+             ".3a2. hands=cbgdv|cbgdxysrv fresh=- drawn=- decks=sr|- common=- discards=lxy|l master=-")
