@@ -155,7 +155,7 @@ MASTER_SIMULATIONS = 4
 #: docs/strength-log.md).
 MASTER_KNOWN_CANDIDATES = 8
 #: ... as many of them as keep the turn within this many evaluations, the planner's included (where deals play
-#: alike the planner is cheap, without cards, or stops at its budget, with a full hand: there it leaves 4).
+#: alike the planner is cheap, without cards, or takes 12,000-18,000, with a full hand: there it leaves 4).
 MASTER_KNOWN_LIMIT = 24000
 
 #: The master: its planner proposes its best four turns (eight where no hidden card can come into play), each

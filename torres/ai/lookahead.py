@@ -47,16 +47,13 @@ class LookaheadBot(GreedyBot):
         self.players = players
         # the planner's settings in games of more than ``players`` players (0: ``width`` and ``budget``)
         self.many_width, self.many_budget = many_width or width, many_budget or budget
-        # A turn's evaluations stop where the planner's alone would (half as much again as its budget), the
-        # simulated turns' included: the most they can take is kept from the root's beam (never below its soft
-        # budget: the turns the look-ahead judges come first; the master's keeps 9,600 of 27,600). The budget counts
-        # evaluations, not seconds, but a turn whose every evaluation costs more (a full hand of cards, hundreds
-        # of plays at each step) then still ends within a second (issue #34: its simulations took a quarter of
-        # the slowest turns' time on top of the planner's hard stop).
-        # ``limit`` sets the root's hard stop instead. The master's is its budget, which leaves no room to finish a
-        # turn past the budget: with a full hand the beam's second step alone passes it, and its best turns there
-        # are one action and points on the scoring track. Finishing them (budget 12,000, limit 18,000) found turns
-        # its evaluation prefers and won fewer games (issue #34, docs/strength-log.md).
+        # By default a turn's evaluations stop where the planner's alone would (half as much again as its budget),
+        # the simulated turns' included: the most they can take is kept from the root's beam, never below its soft
+        # budget (issue #34: its simulations took a quarter of the slowest turns' time on top of the planner's hard
+        # stop). With the budget as the stop, though, no room is left to finish a turn past the budget: with a full
+        # hand of cards the beam's second step alone passes it, and the turns found are an action or two and points
+        # on the scoring track. ``limit`` sets the root's stop instead; the master's budget is 12,000 and its stop
+        # 18,000, which finishes those turns, won as often and took fewer evaluations (docs/strength-log.md).
         self.simulated = simulated = simulations * horizon * (reply_budget * 3 // 2)
         self.search = ISMCTSBot(seed, iterations=simulations, candidates=candidates, width=width,
                                 reply_width=reply_width, horizon=horizon, weights=weights, paired=True, sample=0,
