@@ -248,12 +248,13 @@ async def play_through_kills(server: ServerProcess, players: list[Player], kills
             target = progress[0] + rng.randint(30, 150)  # a random moment, measured in acknowledged actions
             while progress[0] < target and not all(t.done() for t in tasks):
                 await asyncio.sleep(0.005)
-            if kill == 1:  # aim one kill at a moment when some bot is to act
-                for _ in range(400):
+            if kill == 1:  # aim one kill at a moment when some bot is to act, and kill at once: a bot at instant
+                for _ in range(400):  # speed acts within a few milliseconds, and a wait could miss its turn
                     if bot_turns(server.database):
                         break
                     await asyncio.sleep(0.005)
-            await asyncio.sleep(rng.uniform(0, 0.02))  # anywhere in an action's path: before, in or after commit
+            else:
+                await asyncio.sleep(rng.uniform(0, 0.02))  # anywhere in an action's path: before, in or after commit
             server.kill()
             for player, task in zip(players, tasks):
                 player.kills_survived += not task.done()
