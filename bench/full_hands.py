@@ -83,9 +83,11 @@ def main() -> None:
     print("| soft budget / hard stop | mean value, all | mean value, stopped | actions, stopped (mean) | "
           "evaluations, stopped (mean) | CPU s, all |")
     print("|---|---:|---:|---:|---:|---:|")
+
+    def mean(values: list[float]) -> float:
+        return statistics.fmean(values) if values else float("nan")
+
     for k, (budget, limit) in enumerate(stops):
-        def mean(values: list[float]) -> float:
-            return statistics.fmean(values) if values else float("nan")
         print(f"| {budget:,} / {limit:,} | {mean([r[k][0] for r in rows]):.3f} | {mean([r[k][0] for r in stopped]):.3f} "
               f"| {mean([r[k][1] for r in stopped]):.1f} | {mean([r[k][2] for r in stopped]):,.0f} "
               f"| {sum(r[k][3] for r in rows):.1f} |")

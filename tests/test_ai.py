@@ -695,7 +695,7 @@ def test_the_masters_look_ahead_stops_at_its_hard_stop_and_a_re_plan_finishes_th
 
     starts = list(itertools.islice(turn_starts(rules, 2, 5, "expert", 3, 1), 6))
     monkeypatch.setattr(torres.ai.greedy, "plan_turn", re_plan)
-    # the master's shape with an eighteenth of its budget
+    # the master's shape with a twelfth of its budget
     budget = 1000
     bot = make_bot(f"lookahead:width=48:budget={budget}:reply_budget=400:simulations=4:prior=1:known_candidates=8"
                    + stop)
@@ -756,9 +756,8 @@ def test_the_master_judges_more_turns_where_every_deal_plays_alike() -> None:
 
 def test_the_turns_judged_where_deals_play_alike_are_bounded_by_their_own_limit() -> None:
     """The master's budget (12,000, a stop at 18,000) bounds its planner; the turns it judges where deals play alike
-    are bounded by
-    ``known_limit`` (24,000, what they had before the budget was lowered for the time of turns with cards): without
-    cards the planner is cheap and 8 turns fit; at the budget's limit, fewer."""
+    are bounded by ``known_limit`` (24,000, what they had before the budget was lowered for the time of turns with
+    cards): without cards the planner is cheap and 8 turns fit; at the budget's limit, fewer."""
     state = _turn_start("riogrande:max_buys=0")
     judged = []
     limits = {"master": MASTER_KNOWN_LIMIT, "master:known_limit=0": MASTER_BUDGET, "master:known_limit=12000": 12000}
