@@ -550,6 +550,18 @@ def test_the_masters_look_ahead_judges_the_planners_turns_on_shared_deals() -> N
     assert chosen == plans[scores.index(max(scores))].actions
 
 
+def test_handing_out_a_turn_leaves_the_look_aheads_candidates_whole() -> None:
+    """The bot hands its turn out one action at a time; the candidates the look-ahead judged stay as they were
+    (the turn played was once the very list popped, so the record lost the actions already played)."""
+    state = _middle_game_turn()
+    master = make_bot("master", 3)
+    first = master.choose(state.view(state.current))
+    root = state.view(state.current).determinize(random.Random(3))
+    plans = plan_turn(root, MASTER_WIDTH, MASTER_WEIGHTS, top=4, budget=MASTER_BUDGET, limit=MASTER_LIMIT)
+    assert [actions for actions, _, _ in master.search.stats.candidates] == [p.actions for p in plans]
+    assert first in [p.actions[0] for p in plans]
+
+
 def test_the_look_ahead_weighs_the_planners_own_judgement_of_a_turn_by_its_prior() -> None:
     state = GameState(2, 5, Rules.from_text("riogrande"))
     bots = [make_bot("greedy:width=1", s) for s in range(2)]

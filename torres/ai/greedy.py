@@ -31,7 +31,8 @@ class TurnPlanningBot(Bot):
         if view.stage is Stage.TURN:
             if self._plan and self._expect == len(view.history) and self._plan[0] in legal:
                 return self._hand_out()
-            self._plan = self.plan(view)
+            # (a copy: the turn handed out is popped, and the plan may be the search's own record of its candidates)
+            self._plan = list(self.plan(view))
             if self._plan and self._plan[0] in legal:
                 self._expect = len(view.history)
                 return self._hand_out()
