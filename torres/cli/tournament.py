@@ -25,7 +25,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
-from ..ai.base import make_bot
+from ..ai.base import Bot, make_bot
 from ..ai.collector import settle, tune_for_search
 from ..engine.rules import Rules
 from ..engine.stage import Stage
@@ -62,27 +62,44 @@ def draw_setup(state: GameState, rng: random.Random) -> list[int]:
     return actions
 
 
-def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: int,
-              random_setup: bool = False) -> GameResult:
-    """One game: seat ``s`` is played by entry ``(s + game) % players`` (seats rotate from game to game). With
+@dataclass
+class GameStart:
+    """Game ``game`` of a seed before its first bot decision: the same game for every tool that replays it."""
+
+    state: GameState
+    entries: list[int]  # the entry (index into the bot list) at each seat
+    seats: list[Bot]  # the bots by seat
+    setup: list[int]  # the actions drawn at random before the first turn (``random_setup``)
+
+
+def start_game(bots: list[str], game: int, players: int, rules_text: str, seed: int,
+               random_setup: bool = False) -> GameStart:
+    """Seat ``s`` is played by entry ``(s + game) % players`` (seats rotate from game to game). With
     ``random_setup`` every decision before the first turn (the master version's castles, the first knights, the
     king) is a random legal one, drawn from the game's own seed."""
-    rules = Rules.from_text(rules_text)
-    state = GameState(players, seed * 100_003 + game, rules)
-    played = hashlib.blake2b(digest_size=8)
-    if random_setup:
-        for action in draw_setup(state, random.Random(seed * 1_000_033 + game)):
-            played.update(action.to_bytes(2, "little"))
+    state = GameState(players, seed * 100_003 + game, Rules.from_text(rules_text))
+    setup = draw_setup(state, random.Random(seed * 1_000_033 + game)) if random_setup else []
     entries = [(s + game) % players for s in range(players)]
     seats = [make_bot(bots[entries[s]], seed * 1_000_003 + game * 16 + s) for s in range(players)]
+    return GameStart(state, entries, seats, setup)
+
+
+def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: int,
+              random_setup: bool = False) -> GameResult:
+    """One game (:func:`start_game`), played out."""
+    start = start_game(bots, game, players, rules_text, seed, random_setup)
+    state, entries, seats = start.state, start.entries, start.seats
+    played = hashlib.blake2b(digest_size=8)
+    for action in start.setup:
+        played.update(action.to_bytes(2, "little"))
     seconds = [0.0] * players
     turns = [0] * players
     turn_seconds: list[list[float]] = [[] for _ in range(players)]
     turn: tuple[int, ...] = ()
     while not state.is_over():
         seat = state.current
-        if _turn_of(state) != turn:
-            turn = _turn_of(state)
+        if turn_of(state) != turn:
+            turn = turn_of(state)
             turns[seat] += 1
             turn_seconds[seat].append(0.0)
         t0 = time.process_time()
@@ -99,7 +116,7 @@ def play_game(bots: list[str], game: int, players: int, rules_text: str, seed: i
                       digest=f"{entries}:{played.hexdigest()}")
 
 
-def _turn_of(state: GameState) -> tuple[int, ...]:
+def turn_of(state: GameState) -> tuple[int, ...]:
     """Which turn a decision belongs to: a seat's actions and keeps of one turn of one round and phase. The king
     move or the setup placing that follows a seat's own turn is a turn of its own: counted with it (the seat acts on
     without a change of seat at a phase's end), two turns once showed as one of twice the time (issue #34)."""
