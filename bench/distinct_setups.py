@@ -40,15 +40,14 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from torres.ai.collector import tune_for_search  # noqa: E402
-from torres.cli.tournament import draw_setup, play_game, wilson  # noqa: E402
-from torres.engine import GameState, Rules  # noqa: E402
+from torres.cli.tournament import play_game, set_up, wilson  # noqa: E402
+from torres.engine import Rules  # noqa: E402
 
 
 def setup_key(game: int, players: int, rules_text: str, seed: int) -> str:
     """The setup and seating of game ``game`` of ``torres tournament --random-setup``, drawn as it draws them."""
-    state = GameState(players, seed * 100_003 + game, Rules.from_text(rules_text))
     played = hashlib.blake2b(digest_size=8)
-    for action in draw_setup(state, random.Random(seed * 1_000_033 + game)):
+    for action in set_up(game, players, rules_text, seed, random_setup=True)[1]:
         played.update(action.to_bytes(2, "little"))
     return f"{[(s + game) % players for s in range(players)]}:{played.hexdigest()}"
 

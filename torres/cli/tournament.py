@@ -72,13 +72,20 @@ class GameStart:
     setup: list[int]  # the actions drawn at random before the first turn (``random_setup``)
 
 
+def set_up(game: int, players: int, rules_text: str, seed: int,
+           random_setup: bool = False) -> tuple[GameState, list[int]]:
+    """Game ``game`` of a seed before its first turn (with ``random_setup``, after the setup drawn from the game's
+    own seed) and the actions drawn."""
+    state = GameState(players, seed * 100_003 + game, Rules.from_text(rules_text))
+    return state, draw_setup(state, random.Random(seed * 1_000_033 + game)) if random_setup else []
+
+
 def start_game(bots: list[str], game: int, players: int, rules_text: str, seed: int,
                random_setup: bool = False) -> GameStart:
     """Seat ``s`` is played by entry ``(s + game) % players`` (seats rotate from game to game). With
     ``random_setup`` every decision before the first turn (the master version's castles, the first knights, the
     king) is a random legal one, drawn from the game's own seed."""
-    state = GameState(players, seed * 100_003 + game, Rules.from_text(rules_text))
-    setup = draw_setup(state, random.Random(seed * 1_000_033 + game)) if random_setup else []
+    state, setup = set_up(game, players, rules_text, seed, random_setup)
     entries = [(s + game) % players for s in range(players)]
     seats = [make_bot(bots[entries[s]], seed * 1_000_003 + game * 16 + s) for s in range(players)]
     return GameStart(state, entries, seats, setup)
