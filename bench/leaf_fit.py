@@ -102,14 +102,16 @@ class Comparison:
     line: float  # ... by the line
     slope: float  # the evaluation's fitted slope and intercept
     intercept: float
-    score: float  # the line's coefficient of the track-score difference
+    coefficients: list[float]  # the line's, one per FEATURES
+
+    @property
+    def score(self) -> float:
+        """The line's weight on the track-score difference."""
+        return self.coefficients[FEATURES.index("score")]
 
 
-def compare(games: list[list[tuple[Kind, Row]]], held_out: float,
-            lines: dict[Kind, np.ndarray] | None = None) -> dict[Kind, Comparison]:
-    """Per kind of turn start: the evaluation and the line fitted on the first games, measured on the rest (the
-    lines are put in ``lines``)."""
-    lines = {} if lines is None else lines
+def compare(games: list[list[tuple[Kind, Row]]], held_out: float) -> dict[Kind, Comparison]:
+    """Per kind of turn start: the evaluation and the line fitted on the first games, measured on the rest."""
     cut = int(len(games) * (1 - held_out))
     train: dict[Kind, list[Row]] = {}
     test: dict[Kind, list[Row]] = {}
@@ -118,14 +120,14 @@ def compare(games: list[list[tuple[Kind, Row]]], held_out: float,
             (train if g < cut else test).setdefault(kind, []).append(row)
     result = {}
     for kind in sorted(set(train) & set(test)):
-        line = lines[kind] = fit_line(train[kind])
+        line = fit_line(train[kind])
         values = np.array([r[1] for r in train[kind]])
         slope, intercept = np.polyfit(values, [r[2] for r in train[kind]], 1)
         x = np.array([r[0] for r in test[kind]])
         actual = np.array([r[2] for r in test[kind]])
         fitted = slope * np.array([r[1] for r in test[kind]]) + intercept
         result[kind] = Comparison(len(actual), rmse(fitted, actual), rmse(x @ line, actual), float(slope),
-                                  float(intercept), float(line[1]))
+                                  float(intercept), [float(c) for c in line])
     return result
 
 
@@ -146,14 +148,14 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{args.games} games ({args.bots}, {args.rules}, --seed {args.seed}), the last {args.held_out:.0%} held out")
     print("phase round | turn starts | RMSE: evaluation (fitted) | line | evaluation's slope, intercept | "
           "line's score coefficient")
-    lines: dict[Kind, np.ndarray] = {}
-    for (phase, rnd, to_move), c in compare(games, args.held_out, lines).items():
+    compared = compare(games, args.held_out)
+    for (phase, rnd, to_move), c in compared.items():
         if to_move:
             print(f"{phase + 1} {rnd + 1} | {c.held_out} | {c.evaluation:.2f} | {c.line:.2f} | {c.slope:.2f}, "
                   f"{c.intercept:+.1f} | {c.score:.2f}")
     if args.save:
         first = tuple(int(n) - 1 for n in args.save_from.split(","))
-        saved = {f"{p},{r},{m}": [float(c) for c in line] for (p, r, m), line in lines.items() if (p, r) >= first}
+        saved = {f"{p},{r},{m}": c.coefficients for (p, r, m), c in compared.items() if (p, r) >= first}
         Path(args.save).write_text(json.dumps(saved, indent=1) + "\n")
 
 
