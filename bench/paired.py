@@ -4,9 +4,11 @@ Game ``g`` of ``torres tournament --seed S`` is the same deal (the same shuffles
 that seed, so a variant and the bot it would replace, each played against the same opponent, can be compared game
 by game: the paired difference of their results has a smaller error than the difference of two independent win
 rates when the deal's luck carries over from one run to the other. Both files come from ``--json``; the bot under
-comparison is entry ``--entry`` (0: the first of ``--bots``) in both.
+comparison is entry ``--entry`` (0: the first of ``--bots``) in both. More pairs of runs, each pair on its own
+seed, are pooled into one comparison over all their deals.
 
     .venv/bin/python bench/paired.py /tmp/variant.json /tmp/master.json
+    .venv/bin/python bench/paired.py /tmp/variant-7.json /tmp/master-7.json /tmp/variant-8.json /tmp/master-8.json
 """
 
 from __future__ import annotations
@@ -50,18 +52,30 @@ def outcomes(data: dict[str, Any], entry: int) -> dict[int, tuple[float, float, 
     return out
 
 
-def _phase_means(runs: dict[int, tuple[float, float, list[float]]], games: list[int]) -> list[float]:
+def _phase_means(runs: dict[Any, tuple[float, float, list[float]]], games: list[Any]) -> list[float]:
     phases = min(len(runs[g][2]) for g in games)
     return [statistics.fmean(runs[g][2][k] for g in games) for k in range(phases)]
 
 
 def compare(first: dict[str, Any], second: dict[str, Any], entry: int = 0) -> Paired:
-    for key in ("seed", "players", "edition", "random_setup"):
-        if first.get(key) != second.get(key):
-            raise ValueError(f"the runs differ in {key} ({first.get(key)!r} vs {second.get(key)!r}): "
-                             "not the same deals")
-    a, b = outcomes(first, entry), outcomes(second, entry)
-    games = sorted(set(a) & set(b))
+    return compare_pooled([(first, second)], entry)
+
+
+def compare_pooled(pairs: list[tuple[dict[str, Any], dict[str, Any]]], entry: int = 0) -> Paired:
+    """The paired comparison over every deal of several pairs of runs, each pair on the same deals."""
+    a: dict[tuple[object, int], tuple[float, float, list[float]]] = {}
+    b: dict[tuple[object, int], tuple[float, float, list[float]]] = {}
+    for first, second in pairs:
+        for key in ("seed", "players", "edition", "random_setup"):
+            if first.get(key) != second.get(key):
+                raise ValueError(f"the runs differ in {key} ({first.get(key)!r} vs {second.get(key)!r}): "
+                                 "not the same deals")
+        deals = (first.get("seed"), first.get("players"), first.get("edition"), first.get("random_setup"))
+        if any(deal == deals for deal, _ in a):
+            raise ValueError(f"two pairs of runs on the same deals (seed {first.get('seed')!r})")
+        a.update(((deals, g), o) for g, o in outcomes(first, entry).items())
+        b.update(((deals, g), o) for g, o in outcomes(second, entry).items())
+    games = [g for g in a if g in b]
     if len(games) < 2:
         raise ValueError("fewer than two games in common")
     n = len(games)
@@ -83,15 +97,18 @@ def compare(first: dict[str, Any], second: dict[str, Any], entry: int = 0) -> Pa
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("first", help="tournament --json of the variant")
-    parser.add_argument("second", help="tournament --json of the bot it is compared with, on the same seed")
+    parser.add_argument("runs", nargs="+", metavar="run",
+                        help="tournament --json files in pairs: the variant's, then the run of the bot it is "
+                             "compared with on the same seed; more pairs are pooled")
     parser.add_argument("--entry", type=int, default=0, help="the compared bot's place in --bots (default 0)")
     args = parser.parse_args(argv)
-    with open(args.first) as fh:
-        first = json.load(fh)
-    with open(args.second) as fh:
-        second = json.load(fh)
-    r = compare(first, second, args.entry)
+    if len(args.runs) % 2:
+        parser.error("the runs come in pairs: the variant's, then the other bot's on the same seed")
+    loaded = []
+    for path in args.runs:
+        with open(path) as fh:
+            loaded.append(json.load(fh))
+    r = compare_pooled(list(zip(loaded[::2], loaded[1::2])), args.entry)
     print(f"{r.games} games on the same deals")
     print(f"win rate: {r.win_rate[0]:.1%} vs {r.win_rate[1]:.1%}, difference {r.difference:+.1%} "
           f"± {r.half_width:.1%} paired (± {r.independent_half_width:.1%} if the deals were independent)")

@@ -64,6 +64,31 @@ def test_a_paired_comparison_counts_the_games_each_run_alone_won() -> None:
         paired.compare(first, {**second, "seed": 2})
 
 
+def test_pairs_of_runs_on_other_seeds_are_pooled_deal_by_deal(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    def run(seed: int, scores: list[list[int]]) -> dict:
+        return {"seed": seed, "players": 2, "edition": "riogrande",
+                "results": [{"game": g, "entries": [0, 1], "scores": s, "phases": [s]} for g, s in enumerate(scores)]}
+
+    # the same game numbers on two seeds are different deals: four games in all
+    pairs = [(run(1, [[30, 20], [10, 20]]), run(1, [[10, 20], [10, 20]])),
+             (run(2, [[30, 20], [30, 20]]), run(2, [[30, 20], [10, 40]]))]
+    r = paired.compare_pooled(pairs)
+    assert r.games == 4 and r.win_rate == (pytest.approx(3 / 4), pytest.approx(1 / 4))
+    assert (r.only_first, r.only_second) == (2, 0) and r.margin == (pytest.approx(5.0), pytest.approx(-10.0))
+    assert paired.compare(*pairs[0]).games == 2
+    with pytest.raises(ValueError, match="same deals"):
+        paired.compare_pooled([pairs[0], pairs[0]])
+    paths = []
+    for k, run_data in enumerate(x for pair in pairs for x in pair):
+        paths.append(str(tmp_path / f"{k}.json"))
+        Path(paths[-1]).write_text(json.dumps(run_data))
+    paired.main(paths)
+    assert "4 games on the same deals" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        paired.main(paths[:3])
+
+
 def test_the_paired_script_prints_the_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _run(tmp_path, "random,onestep", "a.json")
     _run(tmp_path, "onestep,random", "b.json")
