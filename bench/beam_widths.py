@@ -5,7 +5,7 @@
 
 Positions: every third turn start of 2-player expert games (as ``bench/beam_regret.py`` samples them), each dealt
 once from the seat's view. At each, the planner plans the turn with the master's evaluation, its soft budget
-(12,000) and its root's hard stop (18,000) at every width; the table
+(18,000) and its root's hard stop (27,000) at every width; the table
 gives the mean value of the best turn found (evaluation points), how often a width found more or less than the
 first width and by how much on average, and the evaluations and CPU seconds it took (median and most). A wider
 beam that finds no more is the sign that the master's losses are not the beam's misses.

@@ -5,8 +5,8 @@
 A planner whose hard stop is its soft budget (the master's was, at 18,000, until issue #34) stops where the budget
 runs out. With a hand of 5-9 cards the first step offers 500-800 plays, the beam's second step alone passes the
 budget, and the turns found are one or two actions and the rest of the action points on the scoring track. A soft
-budget below the hard stop lets the planner finish them one node a step past the budget (the master's now: 12,000
-stopped at 18,000).
+budget below the hard stop lets the planner finish them one node a step past the budget (the master's now: 18,000
+stopped at 27,000).
 
 Positions: every turn start of ``--bot``'s (a master) in ``--games`` games against the expert (seats alternating,
 as ``bench/turn_times.py`` plays them), each planned once per budget/stop pair at the master's width with its

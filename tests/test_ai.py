@@ -767,7 +767,7 @@ def test_the_master_judges_more_turns_where_every_deal_plays_alike() -> None:
 
 
 def test_the_turns_judged_where_deals_play_alike_are_bounded_by_their_own_limit() -> None:
-    """The master's budget (12,000, a stop at 18,000) bounds its planner; the turns it judges where deals play alike
+    """The master's budget (18,000, a stop at 27,000) bounds its planner; the turns it judges where deals play alike
     are bounded by ``known_limit`` (24,000, what they had before the budget was lowered for the time of turns with
     cards): without cards the planner is cheap and 8 turns fit; at the budget's limit, fewer."""
     state = _turn_start("riogrande:max_buys=0")

@@ -137,16 +137,16 @@ EXPERT_BUDGET = 4000
 #: together won far more, with 2 players as with 4 (docs/strength-log.md, "A wider planner"). In 2-player games the
 #: look-ahead's time bounds them at four and a half times the expert's: twelve times won no more than six, and with
 #: both cores busy six times (a hard stop at 36,000 evaluations, the simulations' included) took 1.2–1.4 s of CPU in
-#: the slowest turns where the issue allows 1 s; four and a half won no less over 320 games (issue #34). Since, three:
-#: with a hard stop at 18,000 above it (``MASTER_LIMIT``), so that past the budget a turn is finished one node a step.
-#: With the stop at the budget, a full hand's turns (500-800 plays at the first step) ended after an action or two
-#: with points on the scoring track; finished, they won as often against the expert with random openings, for
-#: fewer evaluations and shorter slowest turns, but 6 points fewer of the goal's 1,000 deals, where every game opens
-#: the same way and a few games recur (docs/strength-log.md, "Turns a full hand cuts short" and "The goal's deals
-#: again"). With 3–4 players, twelve times.
+#: the slowest turns where the issue allows 1 s; four and a half won no less over 320 games (issue #34). Since, three,
+#: with a hard stop half as much again above it (``MASTER_LIMIT``), so that past the budget a turn is finished one
+#: node a step: with the stop at the budget a full hand's turns (500-800 plays at the first step) ended after an
+#: action or two with points on the scoring track. Finished on a budget of 12,000 stopped at 18,000 they won 80.3% of
+#: the goal's 1,000 deals; on the budget kept, with the room above it, 85.3% (+5.0 ± 2.9 points paired), the slowest
+#: turn of the issue's 40 games 0.85-0.93 s of CPU (docs/strength-log.md, "Turns a full hand cuts short" and "A full
+#: hand's turns finished on the master's whole budget"). With 3–4 players, twelve times.
 MASTER_WIDTH = 48
-MASTER_BUDGET = 12000
-MASTER_LIMIT = 18000
+MASTER_BUDGET = 18000
+MASTER_LIMIT = 27000
 MASTER_MANY_BUDGET = 48000
 #: The deals the look-ahead plays its four candidate turns on: one (the second and third, on which only the
 #: better two were played again, changed few choices and cost the time the wider planner needs).
@@ -157,7 +157,7 @@ MASTER_SIMULATIONS = 4
 #: docs/strength-log.md).
 MASTER_KNOWN_CANDIDATES = 8
 #: ... as many of them as keep the turn within this many evaluations, the planner's included (where deals play
-#: alike the planner is cheap, without cards, or takes 12,000-18,000, with a full hand: there it leaves 4).
+#: alike the planner is cheap, without cards, or takes 18,000-27,000, with a full hand: there it leaves 4).
 MASTER_KNOWN_LIMIT = 24000
 
 #: The master: its planner proposes its best four turns (eight where no hidden card can come into play), each

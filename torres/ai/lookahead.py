@@ -52,8 +52,8 @@ class LookaheadBot(GreedyBot):
         # budget (issue #34: its simulations took a quarter of the slowest turns' time on top of the planner's hard
         # stop). With the budget as the stop, though, no room is left to finish a turn past the budget: with a full
         # hand of cards the beam's second step alone passes it, and the turns found are an action or two and points
-        # on the scoring track. ``limit`` sets the root's stop instead; the master's budget is 12,000 and its stop
-        # 18,000, which finishes those turns for fewer evaluations (how often it wins: docs/strength-log.md).
+        # on the scoring track. ``limit`` sets the root's stop instead: the master's budget is 18,000 and its stop
+        # 27,000, which finishes those turns (how often it wins: docs/strength-log.md).
         self.simulated = simulated = simulations * horizon * (reply_budget * 3 // 2)
         self.search = ISMCTSBot(seed, iterations=simulations, candidates=candidates, width=width,
                                 reply_width=reply_width, horizon=horizon, weights=weights, paired=True, sample=0,

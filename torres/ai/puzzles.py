@@ -50,7 +50,7 @@ SCREEN = 4.0
 #: How many distinct turns of the master's planner a puzzle is checked against.
 TOP = 64
 #: The fewest evaluations a puzzle is solved with: solving is not played against a clock, so it keeps what the
-#: master's 2-player turn had when the puzzles were mined, though in play its budget is now 12,000 (issue #34).
+#: master's 2-player turn had when the puzzles were mined, though in play its budget is now 18,000 (issue #34).
 SOLVE_BUDGET = 24000
 #: The themes, in the order a solution is given the first that fits.
 THEMES = ("card", "king", "build-and-climb", "climb", "knight", "build", "points")
