@@ -137,13 +137,13 @@ EXPERT_BUDGET = 4000
 #: together won far more, with 2 players as with 4 (docs/strength-log.md, "A wider planner"). In 2-player games the
 #: look-ahead's time bounds them at four and a half times the expert's: twelve times won no more than six, and with
 #: both cores busy six times (a hard stop at 36,000 evaluations, the simulations' included) took 1.2–1.4 s of CPU in
-#: the slowest turns where the issue allows 1 s; four and a half won no less over 320 games (issue #34). Since, three,
-#: with a hard stop half as much again above it (``MASTER_LIMIT``), so that past the budget a turn is finished one
-#: node a step: with the stop at the budget a full hand's turns (500-800 plays at the first step) ended after an
-#: action or two with points on the scoring track. Finished on a budget of 12,000 stopped at 18,000 they won 80.3% of
-#: the goal's 1,000 deals; on the budget kept, with the room above it, 85.3% (+5.0 ± 2.9 points paired), the slowest
-#: turn of the issue's 40 games 0.85-0.93 s of CPU (docs/strength-log.md, "Turns a full hand cuts short" and "A full
-#: hand's turns finished on the master's whole budget"). With 3–4 players, twelve times.
+#: the slowest turns where the issue allows 1 s; four and a half won no less over 320 games (issue #34). A hard stop
+#: half as much again above it (``MASTER_LIMIT``) lets a turn past the budget be finished one node a step: with the
+#: stop at the budget a full hand's turns (500-800 plays at the first step) ended after an action or two with points
+#: on the scoring track. Finished on a lower budget, 12,000 stopped at 18,000, they won 80.3% of the goal's 1,000
+#: deals; on this one, 85.3% (+5.0 ± 2.9 points paired), the slowest turn of the issue's 40 games 0.85-0.93 s of CPU
+#: (docs/strength-log.md, "Turns a full hand cuts short" and "A full hand's turns finished on the master's whole
+#: budget"). With 3–4 players, twelve times.
 MASTER_WIDTH = 48
 MASTER_BUDGET = 18000
 MASTER_LIMIT = 27000
