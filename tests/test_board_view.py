@@ -231,15 +231,18 @@ def shoot(p: Any, name: str) -> None:
 
 def snap(locator: Any, path: Any, tries: int = 5) -> None:
     """A screenshot of ``locator``. The board is drawn again whenever a view arrives (the bots play on while the
-    screenshots are taken), which can replace the element between finding it and taking the picture: a busy
-    machine makes that likelier, so a replaced element is found again."""
+    screenshots are taken), which can replace the element between finding it and taking the picture: Playwright
+    then finds the old one detached, or without a box ("not visible"). A busy machine makes that likelier, so a
+    replaced element is found again once the new one shows."""
     for attempt in range(tries):
         try:
             locator.screenshot(path=str(path))
             return
         except PlaywrightError as error:
-            if "not attached" not in str(error) or attempt == tries - 1:
+            replaced = "not attached" in str(error) or "not visible" in str(error)
+            if not replaced or attempt == tries - 1:
                 raise
+            locator.wait_for(state="visible")
 
 
 # ----------------------------------------------------------------------------------------------------------------
