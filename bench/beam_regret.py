@@ -15,9 +15,9 @@ that deal:
   the master's, each stopped after ``--nodes`` positions (0: never; a full 2-player turn is typically a few
   hundred thousand positions and 20–30 s); a search that stops is a lower bound, and its count is reported;
 * the expert's planner (width 12, budget 4,000) plans its turn, judged by the tuned evaluation;
-* the master's planner (width 48, budget 18,000 stopped at 27,000, or 48,000 with 3–4 players) plans its turn, and the master
-  (``master``, its look-ahead over that planner's best four turns in 2-player games) chooses its turn; both are
-  judged by the master's evaluation.
+* the master's planner (width 48, budget 18,000 stopped at 27,000, or 48,000 with 3–4 players) plans its turn, and
+  the master (``master``, its look-ahead over that planner's best four turns in 2-player games) chooses its turn;
+  both are judged by the master's evaluation.
 
 A turn's loss is the exhaustive value minus its own, in evaluation points (the units of the scoring track), and
 never below 0 (where the planner found more than a search that stopped, the planner's turn counts as the best:

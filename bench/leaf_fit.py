@@ -17,8 +17,9 @@ compares, on the last ``--held-out`` share of the games:
 It prints the root-mean-square error of the final margin of each, per kind (both seats' views of a turn start are
 mirror images, so only the seat to move's is shown), the evaluation's fitted slope and intercept, and the line's
 weight on the track-score difference. ``--save FILE`` writes the lines of the kinds from ``--save-from`` on (phase
-and round) as JSON, the form the experiment in docs/experiments/turns-before-the-scoring.diff reads. A line that predicts the margin better is not a better leaf
-for the look-ahead by itself: docs/strength-log.md has the matches with it inside.
+and round) as JSON, the form the experiment in docs/experiments/turns-before-the-scoring.diff reads. A line that
+predicts the margin better is not a better leaf for the look-ahead by itself: docs/strength-log.md has the matches
+with it inside.
 """
 
 from __future__ import annotations
