@@ -1,0 +1,34 @@
+"""The screens docs/strength-log.md reports but did not keep live on as patches in docs/experiments, and its commands
+replay them with ``git apply``: a patch that no longer applies to the code would leave those figures with no way to
+reproduce them, so each must still apply, alone, to the tree as it is."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PATCHES = sorted((ROOT / "docs" / "experiments").glob("*.diff"))
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(),
+                                reason="needs a git checkout of the project")
+
+
+def test_there_are_patches_to_check() -> None:
+    assert PATCHES, "docs/experiments holds no patch"
+
+
+@pytest.mark.parametrize("patch", PATCHES, ids=[p.name for p in PATCHES])
+def test_each_experiment_patch_still_applies(patch: Path) -> None:
+    done = subprocess.run(["git", "apply", "--check", str(patch)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, f"{patch.name} no longer applies: {done.stderr.strip()}"
+
+
+@pytest.mark.parametrize("patch", PATCHES, ids=[p.name for p in PATCHES])
+def test_each_experiment_patch_is_named_in_the_strength_log(patch: Path) -> None:
+    log = (ROOT / "docs" / "strength-log.md").read_text(encoding="utf-8")
+    assert f"experiments/{patch.name}" in log
