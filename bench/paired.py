@@ -30,6 +30,9 @@ class Paired:
     independent_half_width: float  # ... as if the two runs were on different deals
     only_first: int  # games the entry won in the first run and lost in the second
     only_second: int
+    # those games by number (with more than one pair of runs: "seed:game"), in order
+    first_only_games: list[str]
+    second_only_games: list[str]
     margin: tuple[float, float]  # the entry's mean score minus the best rival's, in each run
     margin_half_width: float
     phase_margins: tuple[list[float], list[float]]  # the mean margin after each phase's scoring, in each run
@@ -63,8 +66,8 @@ def compare(first: dict[str, Any], second: dict[str, Any], entry: int = 0) -> Pa
 
 def compare_pooled(pairs: list[tuple[dict[str, Any], dict[str, Any]]], entry: int = 0) -> Paired:
     """The paired comparison over every deal of several pairs of runs, each pair on the same deals."""
-    a: dict[tuple[object, int], tuple[float, float, list[float]]] = {}
-    b: dict[tuple[object, int], tuple[float, float, list[float]]] = {}
+    a: dict[tuple[tuple[object, ...], int], tuple[float, float, list[float]]] = {}
+    b: dict[tuple[tuple[object, ...], int], tuple[float, float, list[float]]] = {}
     for first, second in pairs:
         for key in ("seed", "players", "edition", "random_setup"):
             if first.get(key) != second.get(key):
@@ -80,6 +83,14 @@ def compare_pooled(pairs: list[tuple[dict[str, Any], dict[str, Any]]], entry: in
         raise ValueError("fewer than two games in common")
     n = len(games)
     wins_a, wins_b = [a[g][0] for g in games], [b[g][0] for g in games]
+    pooled = len(pairs) > 1
+
+    def label(key: tuple[tuple[object, ...], int]) -> str:
+        (seed, *_), game = key
+        return f"{seed}:{game}" if pooled else str(game)
+
+    first_only = [label(g) for g, x, y in zip(games, wins_a, wins_b) if x == 1 and y == 0]
+    second_only = [label(g) for g, x, y in zip(games, wins_a, wins_b) if x == 0 and y == 1]
     diffs = [x - y for x, y in zip(wins_a, wins_b)]
     margin_diffs = [a[g][1] - b[g][1] for g in games]
     p, q = statistics.fmean(wins_a), statistics.fmean(wins_b)
@@ -87,8 +98,8 @@ def compare_pooled(pairs: list[tuple[dict[str, Any], dict[str, Any]]], entry: in
         games=n, win_rate=(p, q), difference=p - q,
         half_width=1.96 * statistics.stdev(diffs) / math.sqrt(n),
         independent_half_width=1.96 * math.sqrt((p * (1 - p) + q * (1 - q)) / n),
-        only_first=sum(1 for x, y in zip(wins_a, wins_b) if x == 1 and y == 0),
-        only_second=sum(1 for x, y in zip(wins_a, wins_b) if x == 0 and y == 1),
+        only_first=len(first_only), only_second=len(second_only),
+        first_only_games=first_only, second_only_games=second_only,
         margin=(statistics.fmean(a[g][1] for g in games), statistics.fmean(b[g][1] for g in games)),
         margin_half_width=1.96 * statistics.stdev(margin_diffs) / math.sqrt(n),
         phase_margins=(_phase_means(a, games), _phase_means(b, games)),
@@ -101,6 +112,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="tournament --json files in pairs: the variant's, then the run of the bot it is "
                              "compared with on the same seed; more pairs are pooled")
     parser.add_argument("--entry", type=int, default=0, help="the compared bot's place in --bots (default 0)")
+    parser.add_argument("--games", action="store_true",
+                        help="also list the games each run alone won (by number; pooled: seed:game)")
     args = parser.parse_args(argv)
     if len(args.runs) % 2:
         parser.error("the runs come in pairs: the variant's, then the other bot's on the same seed")
@@ -113,6 +126,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"win rate: {r.win_rate[0]:.1%} vs {r.win_rate[1]:.1%}, difference {r.difference:+.1%} "
           f"± {r.half_width:.1%} paired (± {r.independent_half_width:.1%} if the deals were independent)")
     print(f"games won only in the first run: {r.only_first}, only in the second: {r.only_second}")
+    if args.games:
+        print(f"  only in the first: {', '.join(r.first_only_games) or '-'}")
+        print(f"  only in the second: {', '.join(r.second_only_games) or '-'}")
     print(f"margin over the best rival: {r.margin[0]:+.1f} vs {r.margin[1]:+.1f}, difference "
           f"{r.margin[0] - r.margin[1]:+.1f} ± {r.margin_half_width:.1f}")
     for k, (x, y) in enumerate(zip(*r.phase_margins)):

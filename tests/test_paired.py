@@ -57,6 +57,7 @@ def test_a_paired_comparison_counts_the_games_each_run_alone_won() -> None:
     r = paired.compare(first, second)
     assert r.win_rate == (pytest.approx(2.5 / 4), pytest.approx(2 / 4))
     assert (r.only_first, r.only_second) == (1, 1)  # the tie is neither
+    assert (r.first_only_games, r.second_only_games) == (["0"], ["2"])
     assert r.margin == (pytest.approx((10 + 10 - 10 + 0) / 4), pytest.approx((-10 + 10 + 10 - 10) / 4))
     # after the first scoring seat 0 had nothing and seat 1 its final score: entry 0 behind in even games, ahead in odd
     assert r.phase_margins[0] == [pytest.approx((-20 + 30 - 20 + 15) / 4), pytest.approx(r.margin[0])]
@@ -76,6 +77,7 @@ def test_pairs_of_runs_on_other_seeds_are_pooled_deal_by_deal(tmp_path: Path,
     r = paired.compare_pooled(pairs)
     assert r.games == 4 and r.win_rate == (pytest.approx(3 / 4), pytest.approx(1 / 4))
     assert (r.only_first, r.only_second) == (2, 0) and r.margin == (pytest.approx(5.0), pytest.approx(-10.0))
+    assert (r.first_only_games, r.second_only_games) == (["1:0", "2:1"], [])
     assert paired.compare(*pairs[0]).games == 2
     with pytest.raises(ValueError, match="same deals"):
         paired.compare_pooled([pairs[0], pairs[0]])
@@ -84,7 +86,11 @@ def test_pairs_of_runs_on_other_seeds_are_pooled_deal_by_deal(tmp_path: Path,
         paths.append(str(tmp_path / f"{k}.json"))
         Path(paths[-1]).write_text(json.dumps(run_data))
     paired.main(paths)
-    assert "4 games on the same deals" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "4 games on the same deals" in out and "only in the first:" not in out
+    paired.main(paths + ["--games"])
+    out = capsys.readouterr().out
+    assert "only in the first: 1:0, 2:1" in out and "only in the second: -" in out
     with pytest.raises(SystemExit):
         paired.main(paths[:3])
 
