@@ -28,14 +28,21 @@ class Paired:
     difference: float  # first minus second
     half_width: float  # of the difference's 95% interval, from the per-game differences
     independent_half_width: float  # ... as if the two runs were on different deals
-    only_first: int  # games the entry won in the first run and lost in the second
-    only_second: int
-    # those games by number (with more than one pair of runs: "seed:game"), in order
+    # the games the entry won in one run and lost in the other, by number (more than one pair of runs:
+    # "seed:game"), in order
     first_only_games: list[str]
     second_only_games: list[str]
     margin: tuple[float, float]  # the entry's mean score minus the best rival's, in each run
     margin_half_width: float
     phase_margins: tuple[list[float], list[float]]  # the mean margin after each phase's scoring, in each run
+
+    @property
+    def only_first(self) -> int:
+        return len(self.first_only_games)
+
+    @property
+    def only_second(self) -> int:
+        return len(self.second_only_games)
 
 
 def _margin(scores: list[int], seat: int) -> float:
@@ -98,7 +105,6 @@ def compare_pooled(pairs: list[tuple[dict[str, Any], dict[str, Any]]], entry: in
         games=n, win_rate=(p, q), difference=p - q,
         half_width=1.96 * statistics.stdev(diffs) / math.sqrt(n),
         independent_half_width=1.96 * math.sqrt((p * (1 - p) + q * (1 - q)) / n),
-        only_first=len(first_only), only_second=len(second_only),
         first_only_games=first_only, second_only_games=second_only,
         margin=(statistics.fmean(a[g][1] for g in games), statistics.fmean(b[g][1] for g in games)),
         margin_half_width=1.96 * statistics.stdev(margin_diffs) / math.sqrt(n),
