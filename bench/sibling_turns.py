@@ -14,15 +14,20 @@ every deal plays alike it judges up to eight turns). For each turn it judged, th
   each with the master's weights (so the master's leaf is their sum with the rival's parts negated and its
   climbing potential × ``rival_reach``);
 * the turn's own evaluation as the planner found it (the look-ahead's ``prior``);
-* the final margin when the turn is played and the game goes on between fresh copies of the same two bots (a game
-  without cards has no chance after its setup: the margin is what would happen, with those bots).
+* the final margin when the turn is played and copies of the game's two bots play on (a game without cards has
+  no chance after its setup: the margin is what would happen, with those bots). A leaf at the game's end is the
+  final score difference alone, as the evaluation counts it.
+
+Only games where every deal plays alike qualify (no cards: the look-ahead's one simulation of a turn is then the
+leaf the bench replays, which it checks).
 
 Sibling turns are then compared within their turn start only (all that the look-ahead does is rank them): a least
 squares line fitted to each turn's margin minus its turn start's mean, from its parts minus theirs (a fixed effect
 per turn start), on the games before the last ``--held-out`` share; and on the held-out games, for each way of
 ranking (the look-ahead's score, its leaf alone, the prior alone, the line, the line beside the prior), the share of
 pairs of sibling turns with different margins that it orders as their margins do (ties count half), and the mean
-margin lost by its first choice against the best sibling (its *regret*, in points).
+margin lost by its first choice against the best sibling (its *regret*, in points); then the same for the
+look-ahead's score, its leaf and its prior by turn start (phase and round, and whether the simulation ends the game).
 
 ``--data FILE`` keeps the turn starts (JSON lines; an existing file is read instead of playing again, so the fit can
 be rerun). The margins are those of the two bots' own play: a better ranking by them need not be a better one against
@@ -49,7 +54,7 @@ from torres.ai.base import make_bot  # noqa: E402
 from torres.ai.collector import tune_for_search  # noqa: E402
 from torres.ai.evaluate import MASTER_WEIGHTS, Weights, _best_gains, _board_position, evaluate  # noqa: E402
 from torres.ai.lookahead import LookaheadBot  # noqa: E402
-from torres.ai.mcts import play_turn  # noqa: E402
+from torres.ai.mcts import deals_alike, play_turn  # noqa: E402
 from torres.cli.tournament import start_game, turn_of  # noqa: E402
 from torres.engine import GameState  # noqa: E402
 from torres.engine.stage import Stage  # noqa: E402
@@ -97,6 +102,8 @@ def judge(state: GameState, seats: list[Any], master_seed: int) -> dict[str, Any
     """The turn start ``state``: the turns the master's look-ahead judged, their leaves' parts, priors, the
     look-ahead's score and final margins (None: it judged fewer than two)."""
     seat = state.current
+    if not deals_alike(state.view(seat)):
+        raise SystemExit("every deal must play alike (a game without cards: --rules ...:max_buys=0)")
     master = make_bot("master", master_seed)
     assert isinstance(master, LookaheadBot)
     search = master.search
