@@ -209,6 +209,7 @@ def report(starts: list[dict[str, Any]], held_out: float) -> None:
     y = np.concatenate([np.array([t["margin"] for t in s["turns"]]) - np.mean([t["margin"] for t in s["turns"]])
                         for s in train])
     slope = float((x @ reference) @ y / ((x @ reference) @ (x @ reference)))
+    on_scale = slope if slope > 0 else 1.0  # (a leaf that ranks backwards has no scale to borrow)
     print(f"{len(games)} games, {len(starts)} turn starts ({len(spread)} whose turns' margins differ); fitted on "
           f"{len(train)} of games before {cut}, measured on {len(test)}")
     print(f"the master's leaf within turn starts: slope {slope:.3f} points of margin per point of evaluation")
@@ -221,7 +222,7 @@ def report(starts: list[dict[str, Any]], held_out: float) -> None:
         "its leaf alone": lambda turns, _: [t["leaf"] for t in turns],
         "the prior alone": lambda turns, _: [t["prior"] for t in turns],
         "the line": lambda _, parts: parts @ line,
-        "the line beside the prior": lambda turns, parts: [math.tanh(v / slope / scale) + t["prior"]
+        "the line beside the prior": lambda turns, parts: [math.tanh(v / on_scale / scale) + t["prior"]
                                                            for v, t in zip(parts @ line, turns)],
     }
     print("ranking | held out: pairs ordered as their margins | regret (points) | fitted games: pairs | regret")
@@ -259,8 +260,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--data", help="JSON lines of the turn starts: read if it exists, else written")
     args = parser.parse_args(argv)
     data = Path(args.data) if args.data else None
+    source = f"{args.bots}, {args.rules}, --seed {args.seed}"
     if data is not None and data.exists():
         starts = [json.loads(line) for line in data.read_text().splitlines() if line]
+        source = f"the turn starts in {data} (the options that played them are not checked)"
     else:
         first = tuple(int(n) - 1 for n in args.first.split(","))
         tasks = [(args.bots.split(","), g, args.rules, args.seed, first) for g in range(args.games)]
@@ -270,7 +273,7 @@ def main(argv: list[str] | None = None) -> None:
                 starts.extend(game)
         if data is not None:
             data.write_text("".join(json.dumps(s) + "\n" for s in starts))
-    print(f"{args.bots}, {args.rules}, --seed {args.seed}")
+    print(source)
     report(starts, args.held_out)
 
 
