@@ -30,7 +30,8 @@ margin lost by its first choice against the best sibling (its *regret*, in point
 look-ahead's score, its leaf and its prior by turn start (phase and round, and whether the simulation ends the game).
 
 ``--data FILE`` keeps the turn starts (JSON lines; an existing file is read instead of playing again, so the fit can
-be rerun). The margins are those of the two bots' own play: a better ranking by them need not be a better one against
+be rerun), each judged turn with its leaf's position string, on which ``bench/sibling_terms.py`` tries terms the
+evaluation does not count. The margins are those of the two bots' own play: a better ranking by them need not be a better one against
 another opponent (docs/strength-log.md has what this measured).
 """
 
@@ -134,7 +135,7 @@ def judge(state: GameState, seats: list[Any], master_seed: int) -> dict[str, Any
         turns.append({"parts": parts, "leaf": evaluate(leaf, seat, MASTER_WEIGHTS),
                       "prior": math.tanh(plan.value / search.scale), "score": simulated
                       + search.prior * math.tanh(plan.value / search.scale), "margin": final,
-                      "played": plan.actions == chosen})
+                      "played": plan.actions == chosen, "position": leaf.position()})
     return {"phase": state.phase, "round": state.round, "seat": seat, "turns": turns}
 
 
@@ -194,12 +195,19 @@ def concordance(starts: list[dict[str, Any]], scorer: Scorer) -> tuple[float, in
     return agree / max(1, pairs), pairs, float(np.mean(regrets)) if regrets else 0.0
 
 
-def report(starts: list[dict[str, Any]], held_out: float) -> None:
+def split(starts: list[dict[str, Any]], held_out: float) -> tuple[list[dict[str, Any]], list[dict[str, Any]], int]:
+    """The turn starts whose turns' margins differ, of the games before the last ``held_out`` share (to fit on) and
+    of those (to measure on), and the first held-out game."""
     games = sorted({s["game"] for s in starts})
     cut = games[int(len(games) * (1 - held_out))] if games else 0
     spread = [s for s in starts if len({t["margin"] for t in s["turns"]}) > 1]
-    train = [s for s in spread if s["game"] < cut]
-    test = [s for s in spread if s["game"] >= cut]
+    return [s for s in spread if s["game"] < cut], [s for s in spread if s["game"] >= cut], cut
+
+
+def report(starts: list[dict[str, Any]], held_out: float) -> None:
+    games = sorted({s["game"] for s in starts})
+    train, test, cut = split(starts, held_out)
+    spread = train + test
     line = within_fit(train)
     reference = np.array(master_line())
     # the master's leaf on the margin's scale (its slope within turn starts), so that the line can stand beside
