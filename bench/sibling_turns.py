@@ -31,8 +31,8 @@ look-ahead's score, its leaf and its prior by turn start (phase and round, and w
 
 ``--data FILE`` keeps the turn starts (JSON lines; an existing file is read instead of playing again, so the fit can
 be rerun), each judged turn with its leaf's position string, on which ``bench/sibling_terms.py`` tries terms the
-evaluation does not count. The margins are those of the two bots' own play: a better ranking by them need not be a better one against
-another opponent (docs/strength-log.md has what this measured).
+evaluation does not count. The margins are those of the two bots' own play: a better ranking by them need not be a
+better one against another opponent (docs/strength-log.md has what this measured).
 """
 
 from __future__ import annotations
