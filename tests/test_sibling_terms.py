@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +23,17 @@ sibling_terms = sys.modules["sibling_terms"] = importlib.util.module_from_spec(_
 _spec.loader.exec_module(sibling_terms)
 
 
-def _late_position() -> GameState:
+def _played(until: Callable[[GameState], bool]) -> GameState:
+    """A game without cards between two greedy bots, played until ``until`` holds."""
     start = start_game(["greedy", "greedy"], 1, 2, "riogrande:max_buys=0", 3, random_setup=True)
     state, seats = start.state, start.seats
-    while state.phase < 2:
+    while not until(state):
         state.push(seats[state.current].choose(state.view(state.current)))
     return state
+
+
+def _late_position() -> GameState:
+    return _played(lambda state: state.phase >= 2)
 
 
 def test_the_leafs_terms_are_the_seats_own_and_its_rivals() -> None:
@@ -46,11 +52,7 @@ def test_the_leafs_terms_are_the_seats_own_and_its_rivals() -> None:
 
 
 def test_no_terms_at_the_games_end() -> None:
-    state = _late_position()
-    start = start_game(["greedy", "greedy"], 1, 2, "riogrande:max_buys=0", 3, random_setup=True)
-    while not state.is_over():
-        state.push(start.seats[state.current].choose(state.view(state.current)))
-    assert sibling_terms.leaf_columns(state, 0) == {}
+    assert sibling_terms.leaf_columns(_played(GameState.is_over), 0) == {}
 
 
 def _starts(weight: float, count: int = 80, seed: int = 1) -> list[dict[str, Any]]:
