@@ -42,7 +42,7 @@ from learn_eval import FEATURES, seat_features, turns_before_scoring  # noqa: E4
 from sibling_turns import concordance, split  # noqa: E402
 
 from torres.ai.base import make_bot  # noqa: E402
-from torres.ai.evaluate import MASTER_WEIGHTS, _board_position  # noqa: E402
+from torres.ai.evaluate import _DISTANCES, MASTER_WEIGHTS, _board_position  # noqa: E402
 from torres.engine import GameState  # noqa: E402
 from torres.engine.scoring import castle_points  # noqa: E402
 
@@ -74,8 +74,7 @@ def new_terms(state: GameState) -> list[list[float]]:
         exposed = sum(area[c] * level for c, level in highest.items() if level < h[top[c]])
         king_distance = 8
         if king_castle >= 0:
-            king_distance = min((abs((sq & 7) - (t & 7)) + abs((sq >> 3) - (t >> 3))
-                                 for sq in squares for t in info.squares[king_castle]), default=8)
+            king_distance = min((_DISTANCES[sq][t] for sq in squares for t in info.squares[king_castle]), default=8)
         rows.append([ranked[0] if ranked else 0.0, sum(ranked[:cashable]), shared, float(tops), float(exposed),
                      float(king_distance)])
     return rows
