@@ -49,6 +49,10 @@ def test_the_leafs_terms_are_the_seats_own_and_its_rivals() -> None:
     assert columns["own max_gain last phase"] == columns["own max_gain"] and columns["own max_gain before"] == 0
     assert columns["own topk_reach"] >= columns["own max_gain"]
     assert columns["own tops"] + columns["own exposed"] == points[seat]
+    king_squares = set(state.info.squares[state.info.cid[state.king]])
+    for side, s in (("own", seat), ("rival", 1 - seat)):  # a knight in the king's castle is at distance 0
+        assert (columns[f"{side} king_dist"] == 0) == bool(king_squares & set(state.knights[s]))
+        assert 0 <= columns[f"{side} king_dist"] <= 14
 
 
 def test_no_terms_at_the_games_end() -> None:
