@@ -14,7 +14,9 @@ when the bots are deterministic. ``--check K`` plays ``K`` games that share a se
 stops with an error if any went otherwise (a bot that draws on its seed, or cards in play, break the premise).
 
 ``--rows FILE`` keeps each distinct game's result (one JSON line, appended as soon as it is played) and resumes from
-it, so that a run can be stopped and continued, and two runs compared game by game.
+it, so that a run can be stopped and continued, and two runs compared game by game. ``--json FILE`` writes every
+game of the tournament as ``torres tournament --json`` would (each game's result its setup's), so that
+``bench/paired.py`` pairs it with a tournament's run, or another's, on the same seed.
 
 ``--screen ROWS --won N`` is a quick look at a variant of the first bot, before the whole run: it plays the games the
 first bot of ROWS (another bot's run on the same seed) lost, and N of those it won (drawn with a fixed seed), one
@@ -58,7 +60,7 @@ def _play(args: tuple[list[str], int, int, str, int]) -> dict[str, Any]:
     scores = [result.scores[result.entries.index(e)] for e in range(players)]   # by entry: the first bot's first
     top = [e for e in range(players) if scores[e] == max(scores)]
     return {"game": game, "scores": scores, "win": 1 / len(top) if 0 in top else 0.0,
-            "margin": scores[0] - max(scores[1:]), "digest": result.digest}
+            "margin": scores[0] - max(scores[1:]), "digest": result.digest, "phases": result.phases}
 
 
 @dataclass
@@ -68,6 +70,7 @@ class Weighted:
     wins: float  # the first bot's, each distinct game counted as often as its setup comes up
     margin: float  # the first bot's mean margin over the best rival, weighted alike
     checked: int  # games sharing a setup with a played one, played again and found alike
+    results: list[dict[str, Any]]  # every game, as ``torres tournament --json`` lists it (its setup's game)
 
 
 def weighted_tournament(bots: list[str], rules_text: str, games: int, seed: int, jobs: int = 1, check: int = 0,
@@ -106,7 +109,17 @@ def weighted_tournament(bots: list[str], rules_text: str, games: int, seed: int,
                                "bots are not deterministic here, and the weighted result is not the tournament's")
     wins = sum(len(same) * done[same[0]]["win"] for same in share.values())
     margin = sum(len(same) * done[same[0]]["margin"] for same in share.values()) / games
-    return Weighted(games, len(firsts), wins, margin, len(checked))
+    results = [_as_played(g, done[first_of[g]]) for g in range(games)]
+    return Weighted(games, len(firsts), wins, margin, len(checked), results)
+
+
+def _as_played(game: int, row: dict[str, Any]) -> dict[str, Any]:
+    """Game ``game`` as the tournament lists it, from the row of the game its setup played (scores by seat)."""
+    entries = json.loads(row["digest"].split(":")[0])   # (the digest starts with the entry in each seat)
+    played = {"game": game, "entries": entries, "scores": [row["scores"][e] for e in entries], "digest": row["digest"]}
+    if "phases" in row:   # (rows written before they were kept have none)
+        played["phases"] = row["phases"]
+    return played
 
 
 @dataclass
@@ -145,6 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--check", type=int, default=0, help="games sharing a setup with a played one, played to compare")
     ap.add_argument("--rows", type=Path, help="a JSON-lines file of the distinct games' results (appended, resumed)")
+    ap.add_argument("--json", type=Path, help="write every game's result as torres tournament --json does")
     ap.add_argument("--screen", type=Path, help="another run's --rows: play only the games its first bot lost, and "
                                                 "--won of those it won")
     ap.add_argument("--won", type=int, default=0, help="with --screen: how many of the won games to play")
@@ -159,6 +173,10 @@ def main(argv: list[str] | None = None) -> None:
         r = weighted_tournament(bots, args.rules, args.games, args.seed, args.jobs, args.check, args.rows)
     except (ValueError, RuntimeError) as e:
         sys.exit(str(e))
+    if args.json:
+        args.json.write_text(json.dumps({"bots": [{"bot": b} for b in bots], "players": len(bots), "edition": args.rules, "seed": args.seed,
+                                         "first": 0, "random_setup": True, "games": r.games,
+                                         "distinct_setups": r.distinct, "results": r.results}))
     low, high = wilson(r.wins, r.games)
     print(f"{bots[0]}: {r.wins / r.games:.1%} [{low:.1%}–{high:.1%}] of {r.games} games ({r.distinct} distinct; mean "
           f"margin over the best rival {r.margin:+.1f}); {r.checked} games played again went alike")

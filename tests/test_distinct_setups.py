@@ -16,6 +16,10 @@ _spec = importlib.util.spec_from_file_location("distinct_setups",
 assert _spec is not None and _spec.loader is not None
 distinct = sys.modules["distinct_setups"] = importlib.util.module_from_spec(_spec)  # (its dataclass looks it up)
 _spec.loader.exec_module(distinct)
+_paired_spec = importlib.util.spec_from_file_location("paired", Path(__file__).parent.parent / "bench" / "paired.py")
+assert _paired_spec is not None and _paired_spec.loader is not None
+paired = sys.modules["paired"] = importlib.util.module_from_spec(_paired_spec)
+_paired_spec.loader.exec_module(paired)
 
 BOTS = ["onestep", "greedy:width=1"]
 RULES = "riogrande:max_buys=0"
@@ -33,6 +37,17 @@ def test_the_weighted_distinct_games_give_the_tournaments_result(tmp_path: Path)
     # resumed from its rows, it plays nothing again and says the same
     again = distinct.weighted_tournament(BOTS, RULES, games, seed, rows=rows)
     assert again.wins == wins and len(rows.read_text().splitlines()) == weighted.distinct
+    # every game as the tournament lists it, so that bench/paired.py pairs it with a tournament's run
+    assert [(r["game"], r["entries"], r["scores"], r["phases"], r["digest"]) for r in weighted.results] == [
+        (r.game, r.entries, r.scores, r.phases, r.digest) for r in every]
+    out = tmp_path / "all.json"
+    distinct.main(["--bots", ",".join(BOTS), "--rules", RULES, "--games", str(games), "--seed", str(seed),
+                   "--rows", str(rows), "--json", str(out)])
+    tournament = {"players": 2, "edition": RULES, "seed": seed, "random_setup": True,
+                  "results": [{"game": r.game, "entries": r.entries, "scores": r.scores, "phases": r.phases}
+                              for r in every]}
+    same = paired.compare(json.loads(out.read_text()), tournament)
+    assert same.games == games and same.win_rate == (wins / games, wins / games) and same.half_width == 0
 
 
 def test_with_cards_to_buy_it_refuses() -> None:
