@@ -174,9 +174,9 @@ def main(argv: list[str] | None = None) -> None:
     except (ValueError, RuntimeError) as e:
         sys.exit(str(e))
     if args.json:
-        args.json.write_text(json.dumps({"bots": [{"bot": b} for b in bots], "players": len(bots), "edition": args.rules, "seed": args.seed,
-                                         "first": 0, "random_setup": True, "games": r.games,
-                                         "distinct_setups": r.distinct, "results": r.results}))
+        args.json.write_text(json.dumps({"bots": [{"bot": b} for b in bots], "players": len(bots),
+                                         "edition": args.rules, "seed": args.seed, "first": 0, "random_setup": True,
+                                         "games": r.games, "distinct_setups": r.distinct, "results": r.results}))
     low, high = wilson(r.wins, r.games)
     print(f"{bots[0]}: {r.wins / r.games:.1%} [{low:.1%}–{high:.1%}] of {r.games} games ({r.distinct} distinct; mean "
           f"margin over the best rival {r.margin:+.1f}); {r.checked} games played again went alike")
