@@ -21,7 +21,9 @@ game of the tournament as ``torres tournament --json`` would (each game's result
 ``--screen ROWS --won N`` is a quick look at a variant of the first bot, before the whole run: it plays the games the
 first bot of ROWS (another bot's run on the same seed) lost, and N of those it won (drawn with a fixed seed), one
 game per game ROWS played (setups whose games ended with the same seating and scores are one game), and says how
-many went the other way. A variant that wins lost games but loses as large a share of won ones gains nothing:
+many went the other way; with ``--rows FILE`` the variant's games are kept there as a whole run keeps them, so that
+its whole run (the same ``--rows``) resumes from the screen. A variant that wins lost games but loses as large a
+share of won ones gains nothing:
 
     .venv/bin/python bench/distinct_setups.py --bots master:known_candidates=16:known_limit=40000,exhaustive:nodes=30000:eval=tuned \
         --seed 904 --jobs 2 --screen /tmp/master-rows.jsonl --won 19
@@ -34,6 +36,7 @@ import hashlib
 import json
 import random
 import sys
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,24 +87,7 @@ def weighted_tournament(bots: list[str], rules_text: str, games: int, seed: int,
         share.setdefault(setup_key(g, players, rules_text, seed), []).append(g)
     firsts = sorted(same[0] for same in share.values())
     again = [same[1] for same in share.values() if len(same) > 1][:check]
-    settings = {"bots": ",".join(bots), "rules": rules_text, "seed": seed}
-    done: dict[int, dict[str, Any]] = {}
-    if rows is not None and rows.exists():
-        for line in rows.read_text().splitlines():
-            row = json.loads(line)
-            if all(row.get(k) == v for k, v in settings.items()):
-                done[row["game"]] = row
-    todo = [g for g in firsts if g not in done]
-    checked: dict[int, dict[str, Any]] = {}
-    with ProcessPoolExecutor(jobs, initializer=tune_for_search) as pool:
-        for row in pool.map(_play, [(bots, g, players, rules_text, seed) for g in todo + again]):
-            if row["game"] in again:
-                checked[row["game"]] = row
-                continue
-            done[row["game"]] = row = {**row, **settings}
-            if rows is not None:
-                with rows.open("a") as out:
-                    out.write(json.dumps(row) + "\n")
+    done, checked = _play_kept(bots, rules_text, seed, firsts, jobs, rows, again)
     first_of = {g: same[0] for same in share.values() for g in same}
     for g, row in checked.items():
         if row["digest"] != done[first_of[g]]["digest"]:
@@ -111,6 +97,31 @@ def weighted_tournament(bots: list[str], rules_text: str, games: int, seed: int,
     margin = sum(len(same) * done[same[0]]["margin"] for same in share.values()) / games
     results = [_as_played(g, done[first_of[g]]) for g in range(games)]
     return Weighted(games, len(firsts), wins, margin, len(checked), results)
+
+
+def _play_kept(bots: list[str], rules_text: str, seed: int, games: list[int], jobs: int, rows: Path | None,
+               again: Sequence[int] = ()) -> tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]]:
+    """Games ``games`` played, those already in ``rows`` (with these settings) taken from it and the others
+    appended to it as each ends; and games ``again`` played without being kept (a check)."""
+    settings = {"bots": ",".join(bots), "rules": rules_text, "seed": seed}
+    done: dict[int, dict[str, Any]] = {}
+    if rows is not None and rows.exists():
+        for line in rows.read_text().splitlines():
+            row = json.loads(line)
+            if all(row.get(k) == v for k, v in settings.items()):
+                done[row["game"]] = row
+    todo = [g for g in games if g not in done]
+    checked: dict[int, dict[str, Any]] = {}
+    with ProcessPoolExecutor(jobs, initializer=tune_for_search) as pool:
+        for row in pool.map(_play, [(bots, g, len(bots), rules_text, seed) for g in todo + list(again)]):
+            if row["game"] in again:
+                checked[row["game"]] = row
+                continue
+            done[row["game"]] = row = {**row, **settings}
+            if rows is not None:
+                with rows.open("a") as out:
+                    out.write(json.dumps(row) + "\n")
+    return {g: done[g] for g in games}, checked
 
 
 def _as_played(game: int, row: dict[str, Any]) -> dict[str, Any]:
@@ -130,8 +141,13 @@ class Screen:
     won_now_lost: float  # ... and of them, what the variant lost
 
 
-def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jobs: int = 1) -> Screen:
-    """The variant ``bots`` on the games the first bot of ``rows`` lost and on ``won`` of those it won."""
+def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jobs: int = 1,
+           keep: Path | None = None) -> Screen:
+    """The variant ``bots`` on the games the first bot of ``rows`` lost and on ``won`` of those it won; its games
+    are kept in ``keep`` (and taken from it when there) as ``weighted_tournament`` keeps its rows, so that the
+    variant's whole run resumes from its screen."""
+    if keep is not None and keep.resolve() == rows.resolve():
+        raise ValueError("the screen's games would be kept among those it screens against: give --rows another file")
     games: dict[tuple[str, tuple[int, ...]], dict[str, Any]] = {}
     for line in rows.read_text().splitlines():
         row = json.loads(line)
@@ -143,9 +159,7 @@ def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jo
     sample = [row["game"] for row in firsts if row["win"] == 1]
     random.Random(1).shuffle(sample)
     sample = sample[:won]
-    with ProcessPoolExecutor(jobs, initializer=tune_for_search) as pool:
-        results = {row["game"]: row for row in pool.map(_play, [(bots, g, len(bots), rules_text, seed)
-                                                                for g in lost + sample])}
+    results, _ = _play_kept(bots, rules_text, seed, lost + sample, jobs, keep)
     return Screen(lost, sum(results[g]["win"] for g in lost), sample, sum(1 - results[g]["win"] for g in sample))
 
 
@@ -165,7 +179,10 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     bots = args.bots.split(",")
     if args.screen:
-        s = screen(bots, args.rules, args.seed, args.screen, args.won, args.jobs)
+        try:
+            s = screen(bots, args.rules, args.seed, args.screen, args.won, args.jobs, args.rows)
+        except ValueError as e:
+            sys.exit(str(e))
         print(f"{bots[0]}: won {s.lost_now_won:g} of the {len(s.lost)} games lost in {args.screen}, lost "
               f"{s.won_now_lost:g} of {len(s.won)} of those won there")
         return

@@ -75,6 +75,15 @@ def test_a_screen_plays_the_lost_games_and_a_sample_of_the_won(tmp_path: Path) -
     wins = {g: _first_wins(play_game(variant, g, 2, RULES, seed, True)) for g in same.lost + same.won}
     assert screened.lost_now_won == sum(wins[g] for g in same.lost)
     assert screened.won_now_lost == sum(1 - wins[g] for g in same.won)
+    # kept, the screen's games are where the variant's whole run resumes: it plays only the others, to the same result
+    kept = tmp_path / "variant.jsonl"
+    assert distinct.screen(variant, RULES, seed, rows, won=3, keep=kept) == screened
+    assert sorted(json.loads(line)["game"] for line in kept.read_text().splitlines()) == sorted(same.lost + same.won)
+    whole = distinct.weighted_tournament(variant, RULES, games, seed, rows=kept)
+    assert len(kept.read_text().splitlines()) == whole.distinct
+    assert whole == distinct.weighted_tournament(variant, RULES, games, seed)
+    with pytest.raises(ValueError, match="another file"):
+        distinct.screen(variant, RULES, seed, rows, won=3, keep=rows)
 
 
 def _first_wins(result: GameResult) -> float:
