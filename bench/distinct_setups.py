@@ -139,6 +139,13 @@ class Screen:
     lost_now_won: float  # ... and of them, what the variant won
     won: list[int]  # the sample of those it won ...
     won_now_lost: float  # ... and of them, what the variant lost
+    won_there: int  # how many games the first bot of ROWS won, the sample's population
+
+    @property
+    def net(self) -> float:
+        """Games won more than the first bot of ROWS, of its distinct games: the won games lost scaled from the
+        sample to all the won ones."""
+        return self.lost_now_won - (self.won_now_lost * self.won_there / len(self.won) if self.won else 0.0)
 
 
 def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jobs: int = 1,
@@ -157,10 +164,12 @@ def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jo
     firsts = sorted(games.values(), key=lambda row: row["game"])
     lost = [row["game"] for row in firsts if row["win"] < 1]
     sample = [row["game"] for row in firsts if row["win"] == 1]
+    won_there = len(sample)
     random.Random(1).shuffle(sample)
     sample = sample[:won]
     results, _ = _play_kept(bots, rules_text, seed, lost + sample, jobs, keep)
-    return Screen(lost, sum(results[g]["win"] for g in lost), sample, sum(1 - results[g]["win"] for g in sample))
+    return Screen(lost, sum(results[g]["win"] for g in lost), sample, sum(1 - results[g]["win"] for g in sample),
+                  won_there)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -184,7 +193,8 @@ def main(argv: list[str] | None = None) -> None:
         except ValueError as e:
             sys.exit(str(e))
         print(f"{bots[0]}: won {s.lost_now_won:g} of the {len(s.lost)} games lost in {args.screen}, lost "
-              f"{s.won_now_lost:g} of {len(s.won)} of those won there")
+              f"{s.won_now_lost:g} of {len(s.won)} of the {s.won_there} won there: {s.net:+.1f} distinct games net, "
+              "the won ones lost scaled to all")
         return
     try:
         r = weighted_tournament(bots, args.rules, args.games, args.seed, args.jobs, args.check, args.rows)

@@ -75,6 +75,10 @@ def test_a_screen_plays_the_lost_games_and_a_sample_of_the_won(tmp_path: Path) -
     wins = {g: _first_wins(play_game(variant, g, 2, RULES, seed, True)) for g in same.lost + same.won}
     assert screened.lost_now_won == sum(wins[g] for g in same.lost)
     assert screened.won_now_lost == sum(1 - wins[g] for g in same.won)
+    games_there = {(row["digest"].split(":")[0], tuple(row["scores"])): row["win"] for row in played}
+    won_there = sum(win == 1 for win in games_there.values())    # (one per game played: seating and scores)
+    assert screened.won_there == won_there and screened.net == pytest.approx(
+        screened.lost_now_won - screened.won_now_lost * won_there / 3)
     # kept, the screen's games are where the variant's whole run resumes: it plays only the others, to the same result
     kept = tmp_path / "variant.jsonl"
     assert distinct.screen(variant, RULES, seed, rows, won=3, keep=kept) == screened
