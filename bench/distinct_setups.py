@@ -23,7 +23,9 @@ first bot of ROWS (another bot's run on the same seed) lost, and N of those it w
 game per game ROWS played (setups whose games ended with the same seating and scores are one game), and says how
 many went the other way; with ``--rows FILE`` the variant's games are kept there as a whole run keeps them, so that
 its whole run (the same ``--rows``) resumes from the screen. A variant that wins lost games but loses as large a
-share of won ones gains nothing:
+share of won ones gains nothing. With ``--won`` at least the number of won games, every game is played and the
+screen also counts the variant's wins as the ``--games`` games of the run screened against play them (exact when
+the variant plays alike the setups that run's first bot played alike):
 
     .venv/bin/python bench/distinct_setups.py --bots master:known_candidates=16:known_limit=40000,exhaustive:nodes=30000:eval=tuned \
         --seed 904 --jobs 2 --screen /tmp/master-rows.jsonl --won 19
@@ -140,6 +142,9 @@ class Screen:
     won: list[int]  # the sample of those it won ...
     won_now_lost: float  # ... and of them, what the variant lost
     won_there: int  # how many games the first bot of ROWS won, the sample's population
+    #: with every one of its games played: the variant's wins and those of the first bot of ROWS, each game counted as
+    #: often as the tournament plays it (the variant assumed to play alike the setups that bot played alike)
+    counted: tuple[float, float] | None = None
 
     @property
     def net(self) -> float:
@@ -149,18 +154,20 @@ class Screen:
 
 
 def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jobs: int = 1,
-           keep: Path | None = None) -> Screen:
+           keep: Path | None = None, games_there: int = 400) -> Screen:
     """The variant ``bots`` on the games the first bot of ``rows`` lost and on ``won`` of those it won; its games
     are kept in ``keep`` (and taken from it when there) as ``weighted_tournament`` keeps its rows, so that the
-    variant's whole run resumes from its screen."""
+    variant's whole run resumes from its screen. With all the won games played, both bots' wins are also counted
+    as the ``games_there`` games of the tournament ``rows`` came from play them."""
     if keep is not None and keep.resolve() == rows.resolve():
         raise ValueError("the screen's games would be kept among those it screens against: give --rows another file")
     games: dict[tuple[str, tuple[int, ...]], dict[str, Any]] = {}
+    there: dict[int, dict[str, Any]] = {}
     for line in rows.read_text().splitlines():
         row = json.loads(line)
         if row.get("rules") == rules_text and row.get("seed") == seed:
-            # (the seating, then the scores: setups that played one game)
-            games.setdefault((row["digest"].split(":")[0], tuple(row["scores"])), row)
+            there[row["game"]] = row
+            games.setdefault(_game_played(row), row)
     firsts = sorted(games.values(), key=lambda row: row["game"])
     lost = [row["game"] for row in firsts if row["win"] < 1]
     sample = [row["game"] for row in firsts if row["win"] == 1]
@@ -168,15 +175,32 @@ def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jo
     random.Random(1).shuffle(sample)
     sample = sample[:won]
     results, _ = _play_kept(bots, rules_text, seed, lost + sample, jobs, keep)
+    counted = None
+    if len(sample) == won_there:
+        first_of: dict[str, int] = {}
+        counted_now = counted_there = 0.0
+        for g in range(games_there):
+            first = first_of.setdefault(setup_key(g, len(bots), rules_text, seed), g)
+            if first not in there:
+                raise ValueError(f"{rows} has no row for game {first}: it is not a run of {games_there} games")
+            counted_now += results[games[_game_played(there[first])]["game"]]["win"]
+            counted_there += there[first]["win"]
+        counted = (counted_now, counted_there)
     return Screen(lost, sum(results[g]["win"] for g in lost), sample, sum(1 - results[g]["win"] for g in sample),
-                  won_there)
+                  won_there, counted)
+
+
+def _game_played(row: dict[str, Any]) -> tuple[str, tuple[int, ...]]:
+    """The seating, then the scores: setups that played one game."""
+    return row["digest"].split(":")[0], tuple(row["scores"])
 
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bots", required=True, help="comma-separated bots, one per seat, as for torres tournament")
     ap.add_argument("--rules", default="riogrande:max_buys=0", help="rules text (default: no buying of cards)")
-    ap.add_argument("--games", type=int, default=400)
+    ap.add_argument("--games", type=int, default=400, help="the tournament's games (with --screen: those of the run "
+                                                           "screened against)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--check", type=int, default=0, help="games sharing a setup with a played one, played to compare")
@@ -189,12 +213,16 @@ def main(argv: list[str] | None = None) -> None:
     bots = args.bots.split(",")
     if args.screen:
         try:
-            s = screen(bots, args.rules, args.seed, args.screen, args.won, args.jobs, args.rows)
+            s = screen(bots, args.rules, args.seed, args.screen, args.won, args.jobs, args.rows, args.games)
         except ValueError as e:
             sys.exit(str(e))
         print(f"{bots[0]}: won {s.lost_now_won:g} of the {len(s.lost)} games lost in {args.screen}, lost "
               f"{s.won_now_lost:g} of {len(s.won)} of the {s.won_there} won there: {s.net:+.1f} distinct games net, "
               "the won ones lost scaled to all")
+        if s.counted is not None:
+            now, there = s.counted
+            print(f"counted as the {args.games} games play them: {now / args.games:.1%} ({now:g}), where the first "
+                  f"bot of {args.screen} won {there / args.games:.1%} ({there:g})")
         return
     try:
         r = weighted_tournament(bots, args.rules, args.games, args.seed, args.jobs, args.check, args.rows)

@@ -88,6 +88,14 @@ def test_a_screen_plays_the_lost_games_and_a_sample_of_the_won(tmp_path: Path) -
     assert whole == distinct.weighted_tournament(variant, RULES, games, seed)
     with pytest.raises(ValueError, match="another file"):
         distinct.screen(variant, RULES, seed, rows, won=3, keep=rows)
+    # every game played: counted as the tournament plays them, the same bots' screen is their tournament's result
+    assert same.counted is None
+    everything = distinct.screen(bots, RULES, seed, rows, won=games, games_there=games)
+    tournament = distinct.weighted_tournament(bots, RULES, games, seed)
+    assert everything.counted == (tournament.wins, tournament.wins)
+    assert len(everything.lost) + len(everything.won) < tournament.distinct   # (fewer games than setups: weights)
+    with pytest.raises(ValueError, match="not a run of 80 games"):
+        distinct.screen(bots, RULES, seed, rows, won=games, games_there=2 * games)
 
 
 def _first_wins(result: GameResult) -> float:
