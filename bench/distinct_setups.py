@@ -174,18 +174,19 @@ def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jo
     won_there = len(sample)
     random.Random(1).shuffle(sample)
     sample = sample[:won]
-    results, _ = _play_kept(bots, rules_text, seed, lost + sample, jobs, keep)
-    counted = None
+    # (each game of the run screened against, as the one game of the screen its setup played; known before playing)
+    as_played: list[dict[str, Any]] = []
     if len(sample) == won_there:
         first_of: dict[str, int] = {}
-        counted_now = counted_there = 0.0
         for g in range(games_there):
             first = first_of.setdefault(setup_key(g, len(bots), rules_text, seed), g)
             if first not in there:
                 raise ValueError(f"{rows} has no row for game {first}: it is not a run of {games_there} games")
-            counted_now += results[games[_game_played(there[first])]["game"]]["win"]
-            counted_there += there[first]["win"]
-        counted = (counted_now, counted_there)
+            as_played.append(games[_game_played(there[first])])
+    results, _ = _play_kept(bots, rules_text, seed, lost + sample, jobs, keep)
+    counted = None
+    if as_played:
+        counted = (sum(results[row["game"]]["win"] for row in as_played), sum(row["win"] for row in as_played))
     return Screen(lost, sum(results[g]["win"] for g in lost), sample, sum(1 - results[g]["win"] for g in sample),
                   won_there, counted)
 
