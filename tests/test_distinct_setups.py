@@ -59,7 +59,7 @@ def test_a_screen_plays_the_lost_games_and_a_sample_of_the_won(tmp_path: Path) -
     games, seed = 40, 904
     rows = tmp_path / "rows.jsonl"
     bots = ["greedy:width=1:reach=0", "greedy:width=1"]   # (games lost and won, and few alike)
-    distinct.weighted_tournament(bots, RULES, games, seed, rows=rows)
+    tournament = distinct.weighted_tournament(bots, RULES, games, seed, rows=rows)
     played = [json.loads(line) for line in rows.read_text().splitlines()]
     # the same bots again: nothing goes the other way
     same = distinct.screen(bots, RULES, seed, rows, won=3)
@@ -91,7 +91,6 @@ def test_a_screen_plays_the_lost_games_and_a_sample_of_the_won(tmp_path: Path) -
     # every game played: counted as the tournament plays them, the same bots' screen is their tournament's result
     assert same.counted is None
     everything = distinct.screen(bots, RULES, seed, rows, won=games, games_there=games)
-    tournament = distinct.weighted_tournament(bots, RULES, games, seed)
     assert everything.counted == (tournament.wins, tournament.wins)
     assert len(everything.lost) + len(everything.won) < tournament.distinct   # (fewer games than setups: weights)
     with pytest.raises(ValueError, match="not a run of 80 games"):
