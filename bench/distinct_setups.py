@@ -21,9 +21,11 @@ game of the tournament as ``torres tournament --json`` would (each game's result
 ``--screen ROWS --won N`` is a quick look at a variant of the first bot, before the whole run: it plays the games the
 first bot of ROWS (another bot's run on the same seed) lost, and N of those it won (drawn with a fixed seed), one
 game per game ROWS played (setups whose games ended with the same seating and scores are one game), and says how
-many went the other way; with ``--rows FILE`` the variant's games are kept there as a whole run keeps them, so that
-its whole run (the same ``--rows``) resumes from the screen. A variant that wins lost games but loses as large a
-share of won ones gains nothing. With ``--won`` at least the number of won games, every game is played and the
+many went the other way, and how many ended with the same scores (a change that alters few games cannot move the
+count much, however it is judged); with ``--rows FILE`` the variant's games are kept there as a whole run keeps
+them, so that its whole run (the same ``--rows``) resumes from the screen. A variant that wins lost games but loses
+as large a share of won ones gains nothing. ``bench/shared_games.py`` says how many of a run's games another run
+(another seed) played too: a new seed's deals are mostly games played before. With ``--won`` at least the number of won games, every game is played and the
 screen also counts the variant's wins as the ``--games`` games of the run screened against play them (exact when
 the variant plays alike the setups that run's first bot played alike):
 
@@ -142,6 +144,8 @@ class Screen:
     won: list[int]  # the sample of those it won ...
     won_now_lost: float  # ... and of them, what the variant lost
     won_there: int  # how many games the first bot of ROWS won, the sample's population
+    #: of the games played, those that ended with the same scores as there: how far the variant plays apart
+    unchanged: int
     #: with every one of its games played: the variant's wins and those of the first bot of ROWS, each game counted as
     #: often as the tournament plays it (the variant assumed to play alike the setups that bot played alike)
     counted: tuple[float, float] | None = None
@@ -167,7 +171,7 @@ def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jo
         row = json.loads(line)
         if row.get("rules") == rules_text and row.get("seed") == seed:
             there[row["game"]] = row
-            games.setdefault(_game_played(row), row)
+            games.setdefault(game_played(row), row)
     firsts = sorted(games.values(), key=lambda row: row["game"])
     lost = [row["game"] for row in firsts if row["win"] < 1]
     sample = [row["game"] for row in firsts if row["win"] == 1]
@@ -182,16 +186,17 @@ def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jo
             first = first_of.setdefault(setup_key(g, len(bots), rules_text, seed), g)
             if first not in there:
                 raise ValueError(f"{rows} has no row for game {first}: it is not a run of {games_there} games")
-            as_played.append(games[_game_played(there[first])])
+            as_played.append(games[game_played(there[first])])
     results, _ = _play_kept(bots, rules_text, seed, lost + sample, jobs, keep)
     counted = None
     if as_played:
         counted = (sum(results[row["game"]]["win"] for row in as_played), sum(row["win"] for row in as_played))
+    unchanged = sum(results[g]["scores"] == there[g]["scores"] for g in lost + sample)
     return Screen(lost, sum(results[g]["win"] for g in lost), sample, sum(1 - results[g]["win"] for g in sample),
-                  won_there, counted)
+                  won_there, unchanged, counted)
 
 
-def _game_played(row: dict[str, Any]) -> tuple[str, tuple[int, ...]]:
+def game_played(row: dict[str, Any]) -> tuple[str, tuple[int, ...]]:
     """The seating, then the scores: setups that played one game."""
     return row["digest"].split(":")[0], tuple(row["scores"])
 
@@ -220,6 +225,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{bots[0]}: won {s.lost_now_won:g} of the {len(s.lost)} games lost in {args.screen}, lost "
               f"{s.won_now_lost:g} of {len(s.won)} of the {s.won_there} won there: {s.net:+.1f} distinct games net, "
               "the won ones lost scaled to all")
+        print(f"{s.unchanged} of the {len(s.lost) + len(s.won)} games played ended with the same scores as there")
         if s.counted is not None:
             now, there = s.counted
             print(f"counted as the {args.games} games play them: {now / args.games:.1%} ({now:g}), where the first "

@@ -64,7 +64,9 @@ def test_a_screen_plays_the_lost_games_and_a_sample_of_the_won(tmp_path: Path) -
     # the same bots again: nothing goes the other way
     same = distinct.screen(bots, RULES, seed, rows, won=3)
     before = {row["game"]: row["win"] for row in played}
+    before_scores = {row["game"]: row["scores"] for row in played}
     assert same.lost and len(same.won) == 3 and same.won_now_lost == 0
+    assert same.unchanged == len(same.lost) + len(same.won)
     assert same.lost_now_won == sum(before[g] for g in same.lost)    # (a tie is half a game won)
     assert set(same.lost) <= {row["game"] for row in played if row["win"] < 1}
     assert set(same.won) <= {row["game"] for row in played if row["win"] == 1}
@@ -72,9 +74,12 @@ def test_a_screen_plays_the_lost_games_and_a_sample_of_the_won(tmp_path: Path) -
     variant = ["greedy:width=1:reach=0.3", bots[1]]
     screened = distinct.screen(variant, RULES, seed, rows, won=3)
     assert screened.lost == same.lost and screened.won == same.won
-    wins = {g: _first_wins(play_game(variant, g, 2, RULES, seed, True)) for g in same.lost + same.won}
+    now = {g: play_game(variant, g, 2, RULES, seed, True) for g in same.lost + same.won}
+    wins = {g: _first_wins(result) for g, result in now.items()}
     assert screened.lost_now_won == sum(wins[g] for g in same.lost)
     assert screened.won_now_lost == sum(1 - wins[g] for g in same.won)
+    scores = {g: [result.scores[result.entries.index(e)] for e in range(2)] for g, result in now.items()}
+    assert screened.unchanged == sum(scores[g] == before_scores[g] for g in scores) < len(scores)
     games_there = {(row["digest"].split(":")[0], tuple(row["scores"])): row["win"] for row in played}
     won_there = sum(win == 1 for win in games_there.values())    # (one per game played: seating and scores)
     assert screened.won_there == won_there and screened.net == pytest.approx(
