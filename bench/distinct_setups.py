@@ -25,9 +25,9 @@ many went the other way, and how many ended with the same scores (a change that 
 count much, however it is judged); with ``--rows FILE`` the variant's games are kept there as a whole run keeps
 them, so that its whole run (the same ``--rows``) resumes from the screen. A variant that wins lost games but loses
 as large a share of won ones gains nothing. ``bench/shared_games.py`` says how many of a run's games another run
-(another seed) played too: a new seed's deals are mostly games played before. With ``--won`` at least the number of won games, every game is played and the
-screen also counts the variant's wins as the ``--games`` games of the run screened against play them (exact when
-the variant plays alike the setups that run's first bot played alike):
+(another seed) played too: a new seed's deals are mostly games played before. With ``--won`` at least the number of
+won games, every game is played and the screen also counts the variant's wins as the ``--games`` games of the run
+screened against play them (exact when the variant plays alike the setups that run's first bot played alike):
 
     .venv/bin/python bench/distinct_setups.py --bots master:known_candidates=16:known_limit=40000,exhaustive:nodes=30000:eval=tuned \
         --seed 904 --jobs 2 --screen /tmp/master-rows.jsonl --won 19
