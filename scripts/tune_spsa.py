@@ -19,6 +19,11 @@ margin being the bot's score minus the best other score (a way to tune 3–4-pla
 names several fields: the pairs of an iteration take them in turn (``--jobs 2``: one pair against each), so that
 weights tuned against one bot do not learn that bot's weaknesses alone.
 
+``--rules`` given more than once names several boards or editions (for instance starting castles drawn by
+``bench/castle_sets.py``): the pairs take them in turn across the run (pair ``j`` of iteration ``k`` the
+``(k·jobs + j)``-th), so that weights tuned without cards do not learn the hundred-odd games of one board
+(docs/strength-log.md: a new seed replays them).
+
 The weights found are a candidate only: keep them if a seeded match at the level's width says they win.
 """
 
@@ -101,7 +106,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=2, help="pairs per iteration, played in parallel")
     parser.add_argument("--a", type=float, default=0.6, help="the first step, in units of c, for r = 1")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--rules", default="riogrande")
+    parser.add_argument("--rules", action="append",
+                        help="the rules text (default riogrande); more than once: the pairs take them in turn")
     parser.add_argument("--random-setup", action="store_true",
                         help="draw each deal's first knights and king at random (needed without cards)")
     parser.add_argument("--field", default="",
@@ -112,6 +118,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="the margin that counts tanh(1) = 0.76 of a win (smaller: closer to a plain win)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
+    boards = args.rules or ["riogrande"]
+    for text in boards:
+        try:
+            Rules.from_text(text)
+        except ValueError as error:
+            parser.error(f"--rules {text}: {error}")
 
     params = parse_params(args.params)
     names = list(params)
@@ -129,8 +141,9 @@ def main(argv: list[str] | None = None) -> None:
             signs = {n: rng.choice((-1, 1)) for n in names}
             plus = {n: max(params[n][2], theta[n] + ck * params[n][1] * signs[n]) for n in names}
             minus = {n: max(params[n][2], theta[n] - ck * params[n][1] * signs[n]) for n in names}
-            tasks = [(spec(args.base, plus), spec(args.base, minus), args.seed * 1_000_003 + k * 64 + j, args.rules,
-                      fields[j % len(fields)], args.players, args.random_setup) for j in range(args.jobs)]
+            tasks = [(spec(args.base, plus), spec(args.base, minus), args.seed * 1_000_003 + k * 64 + j,
+                      boards[(k * args.jobs + j) % len(boards)], fields[j % len(fields)], args.players,
+                      args.random_setup) for j in range(args.jobs)]
             pairs = pool.map(play_pair, tasks)
             margins = [m for pair in pairs for m in pair]
             if args.field:
@@ -144,7 +157,8 @@ def main(argv: list[str] | None = None) -> None:
                 averaged += 1
                 mean = {n: mean[n] + (theta[n] - mean[n]) / averaged for n in names} if averaged > 1 else dict(theta)
             log.write(json.dumps({"iteration": k, "r": round(r, 4), "margins": margins,
-                                  "fields": [task[4] for task in tasks], "signs": signs,
+                                  "fields": [task[4] for task in tasks], "rules": [task[3] for task in tasks],
+                                  "signs": signs,
                                   "theta": {n: round(v, 4) for n, v in theta.items()},
                                   "mean": {n: round(v, 4) for n, v in mean.items()}}) + "\n")
             log.flush()

@@ -117,6 +117,30 @@ def test_the_weight_tuning_script_draws_each_deals_setup_without_cards(tmp_path:
     assert drawn[0] != drawn[1]
 
 
+def test_the_weight_tuning_script_takes_several_boards_in_turn(tmp_path: Path) -> None:
+    """``--rules`` more than once: pair ``j`` of iteration ``k`` plays on board ``(k·jobs + j) mod boards``, so weights
+    tuned without cards meet games of more than one board's."""
+    out = tmp_path / "spsa.jsonl"
+    boards = ["riogrande:max_buys=0", "riogrande:max_buys=0,castles=b2.b8.c5.e1.f3.f8.g6.h2",
+              "riogrande:max_buys=0,castles=a7.b2.b5.c8.f1.f6.h4.h7"]
+    run_command([sys.executable, str(ROOT / "scripts" / "tune_spsa.py"), "--iterations", "2", "--jobs", "2",
+                 "--seed", "5", "--base", "greedy:width=1", "--params", "later:0.6:0.1:0",
+                 *(arg for board in boards for arg in ("--rules", board)), "--random-setup", "--out", str(out)],
+                check=True, capture_output=True, timeout=TIMEOUT)
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [row["rules"] for row in rows] == [boards[:2], [boards[2], boards[0]]]
+    tune_spsa = _load_tuner()
+    row = rows[0]
+    plus, minus = (tune_spsa.spec("greedy:width=1", {"later": 0.6 + sign * 0.1 * row["signs"]["later"]})
+                   for sign in (1, -1))
+    replayed = [tune_spsa.play_pair((plus, minus, 5 * 1_000_003 + j, boards[j], "", 2, True)) for j in range(2)]
+    assert row["margins"] == [m for pair in replayed for m in pair]
+    refused = run_command([sys.executable, str(ROOT / "scripts" / "tune_spsa.py"), "--iterations", "1",
+                           "--rules", "riogrande:castles=a1.a2", "--out", str(tmp_path / "no.jsonl")],
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert refused.returncode == 2 and "--rules riogrande:castles=a1.a2: castles lists" in refused.stderr
+
+
 def _load_tuner() -> Any:
     module = importlib.util.spec_from_file_location("tune_spsa", ROOT / "scripts" / "tune_spsa.py")
     assert module is not None and module.loader is not None
