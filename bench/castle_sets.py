@@ -35,8 +35,13 @@ def images(castles: Iterable[str]) -> set[frozenset[str]]:
     return {frozenset(square_name(places[k][1] * 8 + places[k][0]) for places in turned) for k in range(8)}
 
 
+def with_castles(base: str, castles: Iterable[str]) -> str:
+    """``base`` (an edition, with settings or not) with these starting castles."""
+    return f"{base}{',' if ':' in base else ':'}castles={'.'.join(castles)}"
+
+
 def castle_sets(base: str, seed: int, avoid: Iterable[Iterable[str]] = ()) -> Iterator[str]:
-    """Rules texts ``base,castles=...``, each a new board, endlessly (the first ``n`` are the same for a seed)."""
+    """Rules texts ``base`` with ``castles=...``, each a new board, endlessly (the first ``n`` are the same for a seed)."""
     seen = images(STANDARD_CASTLES)
     for castles in avoid:
         seen |= images(castles)
@@ -49,7 +54,7 @@ def castle_sets(base: str, seed: int, avoid: Iterable[Iterable[str]] = ()) -> It
             raise RulesError(f"no new castle set for {base} in {_MAX_MISSES} draws")
         if frozenset(squares) in seen:
             continue
-        text = f"{base},castles={'.'.join(sorted(squares))}"
+        text = with_castles(base, sorted(squares))
         try:
             Rules.from_text(text)
         except RulesError:
@@ -73,7 +78,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--base is the rules without castles: this adds them")
     try:
         Rules.from_text(args.base)
-        avoid = [Rules.from_text(f"{args.base},castles={text}").castles for text in args.avoid]
+        avoid = [Rules.from_text(with_castles(args.base, text.split("."))).castles for text in args.avoid]
     except RulesError as error:
         parser.error(str(error))
     sets = castle_sets(args.base, args.seed, avoid)

@@ -42,6 +42,8 @@ def test_sets_are_valid_boards_none_a_turn_of_another_or_of_those_avoided() -> N
     # the boards measured in the strength log are the seed's first ones
     assert texts[0] == "riogrande:max_buys=0,castles=b2.b8.c5.e1.f3.f8.g6.h2"
     assert texts[:5] == list(islice(castle_sets.castle_sets("riogrande:max_buys=0", 2511, [avoid]), 5))
+    bare = next(castle_sets.castle_sets("riogrande", 2511, [avoid]))  # an edition alone takes the castles too
+    assert Rules.from_text(bare).castles == boards[0] and bare.startswith("riogrande:castles=")
     # a set avoided turned is avoided: the same seed then starts with the next board
     mirrored = sorted(f"{'abcdefgh'[7 - 'abcdefgh'.index(name[0])]}{name[1]}" for name in boards[0])
     again = list(islice(castle_sets.castle_sets("riogrande:max_buys=0", 2511, [avoid, mirrored]), 1))
