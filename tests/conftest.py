@@ -10,6 +10,7 @@ and fails the run naming them (:func:`leftover_processes`)."""
 from __future__ import annotations
 
 import gc
+import importlib.util
 import os
 import signal
 import socket
@@ -18,6 +19,7 @@ import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Collection, Iterator, Sequence
 
 import pytest
@@ -28,6 +30,16 @@ ROOT = Path(__file__).resolve().parent.parent
 READY_TIMEOUT = 120.0
 #: The line ``torres serve`` prints once it accepts connections (torres/server/run.py).
 READY = b"torres: ready, open http://"
+
+
+def load_script(relative: str, name: str | None = None) -> ModuleType:
+    """A bench or script file (``"bench/paired.py"``) imported as a module, registered under its name (or ``name``)
+    so that its dataclasses, and other files that import it by that name, find it."""
+    spec = importlib.util.spec_from_file_location(name or Path(relative).stem, ROOT / relative)
+    assert spec is not None and spec.loader is not None
+    module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 #: PostgreSQL and Redis on loopback for the tests of several processes (``eval "$(scripts/services)"`` sets them).

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from itertools import islice
-from pathlib import Path
 
 import pytest
 
 from torres.engine.rules import STANDARD_CASTLES, Rules
+from conftest import load_script
 
-_spec = importlib.util.spec_from_file_location("castle_sets",
-                                               Path(__file__).parent.parent / "bench" / "castle_sets.py")
-assert _spec is not None and _spec.loader is not None
-castle_sets = sys.modules["castle_sets"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(castle_sets)
+castle_sets = load_script("bench/castle_sets.py")
 
 
 def test_a_set_is_the_same_board_turned_or_mirrored() -> None:

@@ -3,19 +3,12 @@ is played out from copies that play the game as it was played."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from torres.cli.tournament import play_game
+from conftest import load_script
 
-_spec = importlib.util.spec_from_file_location("decisive_turns",
-                                               Path(__file__).parent.parent / "bench" / "decisive_turns.py")
-assert _spec is not None and _spec.loader is not None
-decisive = sys.modules["decisive_turns"] = importlib.util.module_from_spec(_spec)  # (its dataclasses look it up)
-_spec.loader.exec_module(decisive)
+decisive = load_script("bench/decisive_turns.py")
 
 LOOKAHEAD = "lookahead:width=4:budget=300:reply_budget=100:simulations=4:known_candidates=4"
 BOTS = [LOOKAHEAD, "onestep"]

@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from torres.cli.tournament import GameResult, play_game
+from conftest import load_script
 
-_spec = importlib.util.spec_from_file_location("distinct_setups",
-                                               Path(__file__).parent.parent / "bench" / "distinct_setups.py")
-assert _spec is not None and _spec.loader is not None
-distinct = sys.modules["distinct_setups"] = importlib.util.module_from_spec(_spec)  # (its dataclass looks it up)
-_spec.loader.exec_module(distinct)
-_paired_spec = importlib.util.spec_from_file_location("paired", Path(__file__).parent.parent / "bench" / "paired.py")
-assert _paired_spec is not None and _paired_spec.loader is not None
-paired = sys.modules["paired"] = importlib.util.module_from_spec(_paired_spec)
-_paired_spec.loader.exec_module(paired)
+distinct = load_script("bench/distinct_setups.py")
+paired = load_script("bench/paired.py")
 
 BOTS = ["onestep", "greedy:width=1"]
 RULES = "riogrande:max_buys=0"

@@ -3,17 +3,11 @@ the budget lets it finish (no timing assertions)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 from torres.ai.samples import FULL_HAND
 from torres.engine import GameState
+from conftest import load_script
 
-_spec = importlib.util.spec_from_file_location("full_hands", Path(__file__).parent.parent / "bench" / "full_hands.py")
-assert _spec and _spec.loader
-full_hands = sys.modules["full_hands"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(full_hands)
+full_hands = load_script("bench/full_hands.py")
 
 
 def test_a_stop_at_the_budget_cuts_a_full_hands_turn_short_and_one_above_it_finishes_it() -> None:

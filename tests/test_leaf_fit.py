@@ -3,18 +3,14 @@ margin exactly where the fitted evaluation cannot."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
-_spec = importlib.util.spec_from_file_location("leaf_fit", Path(__file__).parent.parent / "bench" / "leaf_fit.py")
-assert _spec and _spec.loader
-leaf_fit = sys.modules["leaf_fit"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(leaf_fit)
+leaf_fit = load_script("bench/leaf_fit.py")
 
 
 def test_every_turn_start_is_seen_from_both_seats_with_the_games_final_margin() -> None:

@@ -3,7 +3,6 @@ command gives the same positions, and its fits run on them."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import sys
@@ -12,7 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from conftest import run_command
+from conftest import load_script, run_command
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = [sys.executable, str(ROOT / "scripts" / "learn_eval.py")]
@@ -142,11 +141,7 @@ def test_the_weight_tuning_script_takes_several_boards_in_turn(tmp_path: Path) -
 
 
 def _load_tuner() -> Any:
-    module = importlib.util.spec_from_file_location("tune_spsa", ROOT / "scripts" / "tune_spsa.py")
-    assert module is not None and module.loader is not None
-    tune_spsa = importlib.util.module_from_spec(module)
-    module.loader.exec_module(tune_spsa)
-    return tune_spsa
+    return load_script("scripts/tune_spsa.py")
 
 
 def test_the_weight_tuning_script_smooths_the_margin_on_the_scale_asked(tmp_path: Path) -> None:

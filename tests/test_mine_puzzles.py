@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
@@ -11,12 +10,9 @@ from pathlib import Path
 import pytest
 
 from torres.ai.puzzles import Puzzle, load_puzzles
+from conftest import load_script
 
-_spec = importlib.util.spec_from_file_location("mine_puzzles",
-                                               Path(__file__).parent.parent / "scripts" / "mine_puzzles.py")
-assert _spec is not None and _spec.loader is not None
-mine_puzzles = sys.modules["mine_puzzles"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(mine_puzzles)
+mine_puzzles = load_script("scripts/mine_puzzles.py")
 
 SHIPPED = load_puzzles()
 

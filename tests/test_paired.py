@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -13,19 +12,18 @@ from typer.testing import CliRunner
 import torres.cli.hint  # noqa: F401  (a second command, so that `tournament` is named as a subcommand)
 from torres.cli.app import app
 from torres.cli.tournament import play_game
+from conftest import load_script
 
-_spec = importlib.util.spec_from_file_location("paired", Path(__file__).parent.parent / "bench" / "paired.py")
-assert _spec is not None and _spec.loader is not None
-paired = sys.modules["paired"] = importlib.util.module_from_spec(_spec)  # (its dataclass looks it up)
-_spec.loader.exec_module(paired)
+paired = load_script("bench/paired.py")
 
 
-def _run(tmp_path: Path, bots: str, name: str, seed: int = 4) -> dict:
+def _run(tmp_path: Path, bots: str, name: str, seed: int = 4) -> dict[str, Any]:
     out = tmp_path / name
     result = CliRunner().invoke(app, ["tournament", "--bots", bots, "--games", "6", "--seed", str(seed),
                                       "--json", str(out)])
     assert result.exit_code == 0, result.output
-    return json.loads(out.read_text())
+    data: dict[str, Any] = json.loads(out.read_text())
+    return data
 
 
 def test_the_tournament_json_holds_every_game_as_played(tmp_path: Path) -> None:
@@ -46,7 +44,7 @@ def test_the_same_run_twice_differs_by_nothing(tmp_path: Path) -> None:
 
 
 def test_a_paired_comparison_counts_the_games_each_run_alone_won() -> None:
-    def run(scores: list[list[int]]) -> dict:
+    def run(scores: list[list[int]]) -> dict[str, Any]:
         return {"seed": 1, "players": 2, "edition": "riogrande",
                 "results": [{"game": g, "entries": [g % 2, 1 - g % 2], "scores": s, "phases": [[0, s[1]], s]}
                             for g, s in enumerate(scores)]}
@@ -67,7 +65,7 @@ def test_a_paired_comparison_counts_the_games_each_run_alone_won() -> None:
 
 def test_pairs_of_runs_on_other_seeds_are_pooled_deal_by_deal(tmp_path: Path,
                                                               capsys: pytest.CaptureFixture[str]) -> None:
-    def run(seed: int, scores: list[list[int]]) -> dict:
+    def run(seed: int, scores: list[list[int]]) -> dict[str, Any]:
         return {"seed": seed, "players": 2, "edition": "riogrande",
                 "results": [{"game": g, "entries": [0, 1], "scores": s, "phases": [s]} for g, s in enumerate(scores)]}
 

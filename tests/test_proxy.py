@@ -13,12 +13,10 @@ TORRES_TEST_POSTGRES and TORRES_TEST_REDIS."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import json
 import os
 import random
 import re
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -28,14 +26,10 @@ from typing import Any, Iterator
 import pytest
 import websockets
 
-from conftest import ServerProcess, fresh_postgres_database
+from conftest import ServerProcess, fresh_postgres_database, load_script
 
 ROOT = Path(__file__).resolve().parent.parent
-_spec = importlib.util.spec_from_file_location("torres_bench_load", ROOT / "bench" / "load.py")
-assert _spec is not None and _spec.loader is not None
-load = importlib.util.module_from_spec(_spec)
-sys.modules[_spec.name] = load
-_spec.loader.exec_module(load)
+load = load_script("bench/load.py", "torres_bench_load")
 
 POSTGRES = os.environ.get("TORRES_TEST_POSTGRES")
 REDIS = os.environ.get("TORRES_TEST_REDIS")

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+from conftest import load_script
 
-_spec = importlib.util.spec_from_file_location("shared_games",
-                                               Path(__file__).parent.parent / "bench" / "shared_games.py")
-assert _spec is not None and _spec.loader is not None
-shared = sys.modules["shared_games"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(shared)
+shared = load_script("bench/shared_games.py")
 
 MINE = {"bots": "master,exhaustive", "rules": "riogrande:max_buys=0"}
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,12 +13,10 @@ from torres.ai.evaluate import MASTER_WEIGHTS, _board_position
 from torres.cli.tournament import start_game
 from torres.engine import GameState
 from torres.engine.scoring import castle_points
+from conftest import load_script
 
 _BENCH = Path(__file__).parent.parent / "bench"
-_spec = importlib.util.spec_from_file_location("sibling_terms", _BENCH / "sibling_terms.py")
-assert _spec is not None and _spec.loader is not None
-sibling_terms = sys.modules["sibling_terms"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(sibling_terms)
+sibling_terms = load_script("bench/sibling_terms.py")
 
 
 def _played(until: Callable[[GameState], bool]) -> GameState:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -15,12 +12,9 @@ from torres.ai.evaluate import MASTER_WEIGHTS, evaluate
 from torres.cli.tournament import start_game
 from torres.engine import GameState
 from torres.engine.stage import Stage
+from conftest import load_script
 
-_spec = importlib.util.spec_from_file_location("sibling_turns",
-                                               Path(__file__).parent.parent / "bench" / "sibling_turns.py")
-assert _spec is not None and _spec.loader is not None
-sibling_turns = sys.modules["sibling_turns"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(sibling_turns)
+sibling_turns = load_script("bench/sibling_turns.py")
 
 
 def test_the_leaf_in_parts_adds_up_to_the_masters_evaluation() -> None:

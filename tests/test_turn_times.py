@@ -2,18 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from torres.ai.base import Bot, make_bot
+from conftest import load_script
 
-_spec = importlib.util.spec_from_file_location("turn_times", Path(__file__).parent.parent / "bench" / "turn_times.py")
-assert _spec is not None and _spec.loader is not None
-turn_times = sys.modules["turn_times"] = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(turn_times)
+turn_times = load_script("bench/turn_times.py")
 
 
 def test_each_turn_counts_the_evaluations_the_bot_spent_in_it(monkeypatch: pytest.MonkeyPatch) -> None:
