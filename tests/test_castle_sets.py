@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import islice
+from types import SimpleNamespace
 
 import pytest
 
@@ -68,7 +69,7 @@ def test_a_board_drawn_again_turned_is_skipped(monkeypatch: pytest.MonkeyPatch) 
         def sample(self, population: list[str], k: int) -> list[str]:
             return next(self.draws)
 
-    monkeypatch.setattr(castle_sets.random, "Random", Draws)
+    monkeypatch.setattr(castle_sets, "random", SimpleNamespace(Random=Draws))  # (this module's draws only)
     texts = list(islice(castle_sets.castle_sets("riogrande:max_buys=0", 0), 2))
     assert texts == ["riogrande:max_buys=0,castles=" + ".".join(sorted(first)),
                      "riogrande:max_buys=0,castles=" + ".".join(other)]
