@@ -37,11 +37,14 @@ def _games(path: Path, settings: dict[str, Any] | None) -> tuple[dict[tuple[str,
                                                                  dict[str, Any]]:
     games: dict[tuple[str, tuple[int, ...]], float] = {}
     for line in path.read_text().splitlines():
-        row = json.loads(line)
-        if settings is None:
-            settings = {"bots": row.get("bots"), "rules": row.get("rules")}
-        if all(row.get(k) == v for k, v in settings.items()):
-            games.setdefault(game_played(row), row["win"])
+        try:
+            row = json.loads(line)
+            if settings is None:
+                settings = {"bots": row.get("bots"), "rules": row.get("rules")}
+            if all(row.get(k) == v for k, v in settings.items()):
+                games.setdefault(game_played(row), row["win"])
+        except (ValueError, KeyError, AttributeError, TypeError):
+            raise ValueError(f"{path} is not a --rows file of bench/distinct_setups.py: {line[:80]}") from None
     if settings is None:
         raise ValueError(f"{path} has no rows")
     return games, settings

@@ -47,3 +47,13 @@ def test_an_empty_file_is_refused_with_its_name(tmp_path: Path) -> None:
         shared.shared_games(empty, empty)
     with pytest.raises(SystemExit, match="empty.jsonl has no rows"):
         shared.main([str(empty), str(empty)])
+
+
+def test_a_file_of_other_rows_is_refused_with_its_name(tmp_path: Path) -> None:
+    games = _write(tmp_path / "games.jsonl", [{"game": 0, "scores": [1, 2], **MINE}])  # a tournament's, say
+    with pytest.raises(SystemExit, match="games.jsonl is not a --rows file"):
+        shared.main([str(games), str(games)])
+    for line in ("[1, 2]", "not json"):
+        (tmp_path / "odd.jsonl").write_text(line + "\n")
+        with pytest.raises(SystemExit, match="odd.jsonl is not a --rows file"):
+            shared.main([str(tmp_path / "odd.jsonl"), str(games)])
