@@ -34,9 +34,14 @@ READY = b"torres: ready, open http://"
 
 def load_script(relative: str, name: str | None = None) -> ModuleType:
     """A bench or script file (``"bench/paired.py"``) imported as a module, registered under its name (or ``name``)
-    so that its dataclasses, and other files that import it by that name, find it."""
+    so that its dataclasses, and other files that import it by that name, find it. Loaded once, as ``import`` does:
+    a second copy would leave the first's functions unpicklable for worker processes (pickled by name, they would
+    resolve to the other copy's)."""
     spec = importlib.util.spec_from_file_location(name or Path(relative).stem, ROOT / relative)
     assert spec is not None and spec.loader is not None
+    loaded = sys.modules.get(spec.name)
+    if loaded is not None and getattr(loaded, "__file__", None) == spec.origin:
+        return loaded
     module = sys.modules[spec.name] = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
