@@ -103,6 +103,12 @@ def weighted_tournament(bots: list[str], rules_text: str, games: int, seed: int,
     return Weighted(games, len(firsts), wins, margin, len(checked), results)
 
 
+def as_tournament_json(bots: list[str], rules_text: str, seed: int, r: Weighted) -> dict[str, Any]:
+    """The run as ``torres tournament --json`` writes it, for ``bench/paired.py``."""
+    return {"bots": [{"bot": b} for b in bots], "players": len(bots), "edition": rules_text, "seed": seed, "first": 0,
+            "random_setup": True, "games": r.games, "distinct_setups": r.distinct, "results": r.results}
+
+
 def _play_kept(bots: list[str], rules_text: str, seed: int, games: list[int], jobs: int, rows: Path | None,
                again: Sequence[int] = ()) -> tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]]:
     """Games ``games`` played, those already in ``rows`` (with these settings) taken from it and the others
@@ -236,9 +242,7 @@ def main(argv: list[str] | None = None) -> None:
     except (ValueError, RuntimeError) as e:
         sys.exit(str(e))
     if args.json:
-        args.json.write_text(json.dumps({"bots": [{"bot": b} for b in bots], "players": len(bots),
-                                         "edition": args.rules, "seed": args.seed, "first": 0, "random_setup": True,
-                                         "games": r.games, "distinct_setups": r.distinct, "results": r.results}))
+        args.json.write_text(json.dumps(as_tournament_json(bots, args.rules, args.seed, r)))
     low, high = wilson(r.wins, r.games)
     print(f"{bots[0]}: {r.wins / r.games:.1%} [{low:.1%}–{high:.1%}] of {r.games} games ({r.distinct} distinct; mean "
           f"margin over the best rival {r.margin:+.1f}); {r.checked} games played again went alike")
