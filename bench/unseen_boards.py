@@ -31,7 +31,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import distinct_setups  # noqa: E402
 import paired  # noqa: E402
 
-#: Boards one run plays at most: each is an hour's part of a run at the master's speed.
+#: Boards one run plays at most (a bound on the command line: a board of 60 games takes about ten minutes of two
+#: cores at the master's speed).
 MAX_BOARDS = 100
 
 
@@ -58,15 +59,15 @@ def play_boards(bots: list[str], boards: list[str], games: int, seed: int, jobs:
     return played
 
 
+def missing_runs(other: Path, seeds: range) -> list[str]:
+    """The files of ``seeds`` that ``other`` lacks: checked before any game, as a board takes minutes."""
+    return [f"{s}.json" for s in seeds if not (other / f"{s}.json").is_file()]
+
+
 def paired_with(boards: list[Board], out: Path, other: Path) -> paired.Paired:
     """The paired difference over every board between the runs kept in ``out`` and in ``other``."""
-    runs = []
-    for board in boards:
-        theirs = other / f"{board.seed}.json"
-        if not theirs.exists():
-            raise ValueError(f"{other} has no run on seed {board.seed} ({theirs.name})")
-        runs.append((json.loads((out / f"{board.seed}.json").read_text()), json.loads(theirs.read_text())))
-    return paired.compare_pooled(runs)
+    return paired.compare_pooled([(json.loads((out / f"{b.seed}.json").read_text()),
+                                   json.loads((other / f"{b.seed}.json").read_text())) for b in boards])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -84,6 +85,9 @@ def main(argv: list[str] | None = None) -> None:
         ap.error(f"1 to {MAX_BOARDS} boards, 1 to 10,000 games a board and 1 to 64 jobs")
     if args.against is not None and args.against.resolve() == args.dir.resolve():
         ap.error("--against names the run's own --dir")
+    seeds = range(args.seed, args.seed + len(args.rules))
+    if args.against is not None and (missing := missing_runs(args.against, seeds)):
+        sys.exit(f"{args.against} has no run of these boards' seeds: {', '.join(missing)} missing")
     bots = args.bots.split(",")
     try:
         boards = play_boards(bots, args.rules, args.games, args.seed, args.jobs, args.dir)

@@ -55,9 +55,11 @@ def test_a_board_it_cannot_play_stops_with_its_reason(tmp_path: Path, extra: lis
         unseen.main(["--bots", ",".join(OTHER), "--games", "2", "--dir", str(tmp_path), *extra])
 
 
-def test_a_missing_run_to_pair_with_is_named(tmp_path: Path) -> None:
+def test_a_missing_run_to_pair_with_is_named_before_any_game(tmp_path: Path) -> None:
     (tmp_path / "other").mkdir()
-    with pytest.raises(SystemExit, match="has no run on seed 50"):
+    (tmp_path / "other" / "50.json").write_text("{}")
+    with pytest.raises(SystemExit, match="51.json missing"):
         _run(OTHER, tmp_path / "bots", "--against", str(tmp_path / "other"))
+    assert not (tmp_path / "bots").exists()
     with pytest.raises(SystemExit):   # (argparse: its own run is no comparison)
         _run(OTHER, tmp_path / "bots", "--against", str(tmp_path / "bots"))
