@@ -38,7 +38,6 @@ MAX_BOARDS = 100
 
 @dataclass
 class Board:
-    rules: str
     seed: int
     wins: float
     games: int
@@ -53,7 +52,7 @@ def play_boards(bots: list[str], boards: list[str], games: int, seed: int, jobs:
         s = seed + i
         r = distinct_setups.weighted_tournament(bots, rules, games, s, jobs, rows=out / f"{s}.jsonl")
         (out / f"{s}.json").write_text(json.dumps(distinct_setups.as_tournament_json(bots, rules, s, r)))
-        played.append(Board(rules, s, r.wins, r.games, r.margin))
+        played.append(Board(s, r.wins, r.games, r.margin))
         print(f"{rules} --seed {s}: {r.wins / r.games:.1%} of {r.games} ({r.distinct} distinct; mean margin "
               f"{r.margin:+.1f})", flush=True)
     return played
