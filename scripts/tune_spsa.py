@@ -24,6 +24,11 @@ weights tuned against one bot do not learn that bot's weaknesses alone.
 ``(k·jobs + j)``-th), so that weights tuned without cards do not learn the hundred-odd games of one board
 (docs/strength-log.md: a new seed replays them).
 
+``--resume`` goes on with the run in ``--out`` (given the same arguments): the logged iterations are kept and
+checked against the command's seeded sign draws, boards and fields, and the run continues from the last logged
+weights, so a run that was stopped (or killed mid-iteration) ends as the whole run would have. The log keeps the
+weights at full precision for that; a log of 4 decimals (before the option) resumes within 0.00005 of each weight.
+
 The weights found are a candidate only: keep them if a seeded match at the level's width says they win.
 """
 
@@ -36,6 +41,7 @@ import random
 import sys
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -98,6 +104,21 @@ def play_pair(task: tuple[str, str, int, str, str, int, bool]) -> list[int]:
     return out
 
 
+def read_log(path: Path) -> list[dict[str, Any]]:
+    """The iterations a run logged; a last line cut short (the run killed while writing it) is left out, as its
+    iteration is played again."""
+    if not path.exists():
+        return []
+    text = path.read_text()
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines.pop()
+    try:
+        return [json.loads(line) for line in lines]
+    except ValueError as error:
+        raise SystemExit(f"--resume: {path} is not a tuning log: {error}") from None
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="greedy:width=12:budget=4000:eval=master")
@@ -117,6 +138,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--scale", type=float, default=20.0,
                         help="the margin that counts tanh(1) = 0.76 of a win (smaller: closer to a plain win)")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--resume", action="store_true",
+                        help="go on with the run in --out (the same arguments): its iterations are kept")
     args = parser.parse_args(argv)
     boards = args.rules or ["riogrande"]
     for text in boards:
@@ -134,16 +157,40 @@ def main(argv: list[str] | None = None) -> None:
     mean = dict(theta)
     averaged = 0
     fields = args.field.split(",") if args.field else [""]
+
+    def draw_signs() -> dict[str, int]:
+        return {n: rng.choice((-1, 1)) for n in names}
+
+    def settings(k: int) -> tuple[list[str], list[str]]:
+        """The boards and fields of iteration ``k``'s pairs."""
+        return ([boards[(k * args.jobs + j) % len(boards)] for j in range(args.jobs)],
+                [fields[j % len(fields)] for j in range(args.jobs)])
+
+    kept = read_log(args.out) if args.resume else []
+    if len(kept) >= args.iterations:
+        parser.error(f"--resume: {args.out} already holds {len(kept)} iterations of {args.iterations}")
+    for k, row in enumerate(kept):  # the seeded draws are replayed, so the run goes on as it would have
+        signs = draw_signs()
+        if (row.get("iteration"), row.get("signs"), (row.get("rules"), row.get("fields"))) != (k, signs, settings(k)) \
+                or set(row.get("theta", ())) != set(names):
+            parser.error(f"--resume: line {k + 1} of {args.out} was not written by this command "
+                         "(its seed, weights, boards or fields differ)")
+        theta = {n: float(row["theta"][n]) for n in names}
+        if k >= args.iterations // 2:
+            averaged += 1
+            mean = {n: mean[n] + (theta[n] - mean[n]) / averaged for n in names} if averaged > 1 else dict(theta)
     with get_context("fork").Pool(args.jobs) as pool, args.out.open("w") as log:
-        for k in range(args.iterations):
+        for row in kept:  # (a line cut short by a kill is not among them)
+            log.write(json.dumps(row) + "\n")
+        for k in range(len(kept), args.iterations):
             ck = 1 / (k + 1) ** 0.101  # perturbation, in units of each weight's c
             ak = a / (big_a + k + 1) ** 0.602
-            signs = {n: rng.choice((-1, 1)) for n in names}
+            signs = draw_signs()
             plus = {n: max(params[n][2], theta[n] + ck * params[n][1] * signs[n]) for n in names}
             minus = {n: max(params[n][2], theta[n] - ck * params[n][1] * signs[n]) for n in names}
+            rules, versus = settings(k)
             tasks = [(spec(args.base, plus), spec(args.base, minus), args.seed * 1_000_003 + k * 64 + j,
-                      boards[(k * args.jobs + j) % len(boards)], fields[j % len(fields)], args.players,
-                      args.random_setup) for j in range(args.jobs)]
+                      rules[j], versus[j], args.players, args.random_setup) for j in range(args.jobs)]
             pairs = pool.map(play_pair, tasks)
             margins = [m for pair in pairs for m in pair]
             if args.field:
@@ -159,8 +206,7 @@ def main(argv: list[str] | None = None) -> None:
             log.write(json.dumps({"iteration": k, "r": round(r, 4), "margins": margins,
                                   "fields": [task[4] for task in tasks], "rules": [task[3] for task in tasks],
                                   "signs": signs,
-                                  "theta": {n: round(v, 4) for n, v in theta.items()},
-                                  "mean": {n: round(v, 4) for n, v in mean.items()}}) + "\n")
+                                  "theta": theta, "mean": mean}) + "\n")
             log.flush()
             print(k, f"r={r:+.2f}", " ".join(f"{n}={theta[n]:.3f}" for n in names), flush=True)
 

@@ -63,7 +63,7 @@ def test_the_weight_tuning_script_is_reproducible(tmp_path: Path) -> None:
         for name, start in (("later", 0.6), ("card", 3.0)):
             step = first["theta"][name] - start
             assert step * first["r"] * first["signs"][name] >= 0
-            assert step or abs(first["r"]) < 0.01  # (the log rounds the weights to 4 decimals)
+            assert step or abs(first["r"]) < 0.01  # (the log rounds the result to 4 decimals)
         assert rows[-1]["mean"] == rows[-1]["theta"]  # the mean runs over the second half: here the last step
         for row in rows:  # the result: a smoothed win, on a scale of 20 points of margin
             if extra:  # the bots' margins against the field, on one deal
@@ -152,3 +152,34 @@ def test_the_weight_tuning_script_smooths_the_margin_on_the_scale_asked(tmp_path
     row = json.loads(out.read_text())
     assert any(row["margins"])
     assert row["r"] == pytest.approx(sum(math.tanh(m / 4) for m in row["margins"]) / 2, abs=1e-4)
+
+
+def test_a_stopped_weight_tuning_run_resumes_as_the_whole_run_would_have_gone(tmp_path: Path) -> None:
+    """``--resume`` keeps the logged iterations (a line cut short by a kill is played again) and goes on from the
+    last logged weights with the seeded draws the whole run would have made: the log ends as an uninterrupted run's.
+    A log another command wrote, or one already complete, is refused with a reason before any game."""
+    tune = [sys.executable, str(ROOT / "scripts" / "tune_spsa.py"), "--iterations", "3", "--jobs", "2",
+            "--base", "greedy:width=1", "--params", "later:0.6:0.1:0,reach:0.6:0.1:0",
+            "--rules", "riogrande:max_buys=0", "--rules", "riogrande:max_buys=0,castles=b2.b8.c5.e1.f3.f8.g6.h2",
+            "--random-setup"]
+    whole = tmp_path / "whole.jsonl"
+    run_command(tune + ["--seed", "5", "--out", str(whole)], check=True, capture_output=True, timeout=TIMEOUT)
+    lines = whole.read_text().splitlines(keepends=True)
+    assert len({json.dumps(json.loads(line)["theta"]) for line in lines}) == 3  # every iteration moved the weights
+
+    stopped = tmp_path / "stopped.jsonl"
+    stopped.write_text(lines[0] + lines[1][: len(lines[1]) // 2])  # killed while writing the second iteration
+    resumed = run_command(tune + ["--seed", "5", "--out", str(stopped), "--resume"], check=True,
+                          capture_output=True, text=True, timeout=TIMEOUT)
+    assert stopped.read_text() == whole.read_text()
+    assert [line.split()[0] for line in resumed.stdout.splitlines()] == ["1", "2"]  # only the missing ones played
+
+    before = stopped.read_text()
+    other = "was not written by this command"
+    for extra, reason in ((["--seed", "6", "--iterations", "4"], other),
+                          (["--seed", "5", "--iterations", "4", "--jobs", "1"], "line 1 of"),
+                          (["--seed", "5"], "already holds 3 iterations of 3")):
+        refused = run_command(tune + extra + ["--out", str(stopped), "--resume"], capture_output=True, text=True,
+                              timeout=TIMEOUT)
+        assert refused.returncode == 2 and reason in refused.stderr, (extra, refused.stderr)
+        assert stopped.read_text() == before  # nothing rewritten
