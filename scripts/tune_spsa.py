@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import random
 import sys
 from multiprocessing import get_context
@@ -104,19 +105,22 @@ def play_pair(task: tuple[str, str, int, str, str, int, bool]) -> list[int]:
     return out
 
 
-def read_log(path: Path) -> list[dict[str, Any]]:
-    """The iterations a run logged; a last line cut short (the run killed while writing it) is left out, as its
-    iteration is played again."""
+def read_log(path: Path) -> tuple[list[dict[str, Any]], int]:
+    """The iterations a run logged, and the bytes their lines take: a last line cut short (the run killed while
+    writing it) is left out, as its iteration is played again."""
     if not path.exists():
-        return []
-    text = path.read_text()
-    lines = text.splitlines(keepends=True)
-    if lines and not lines[-1].endswith("\n"):
+        return [], 0
+    lines = path.read_bytes().splitlines(keepends=True)
+    if lines and not lines[-1].endswith(b"\n"):
         lines.pop()
     try:
-        return [json.loads(line) for line in lines]
+        rows = [json.loads(line) for line in lines]
     except ValueError as error:
-        raise SystemExit(f"--resume: {path} is not a tuning log: {error}") from None
+        raise ValueError(f"{path} is not a tuning log: {error}") from None
+    if not all(isinstance(row, dict) and isinstance(row.get("theta"), dict)
+               and all(isinstance(v, (int, float)) for v in row["theta"].values()) for row in rows):
+        raise ValueError(f"{path} is not a tuning log: a line holds no weights")
+    return rows, sum(map(len, lines))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -166,7 +170,10 @@ def main(argv: list[str] | None = None) -> None:
         return ([boards[(k * args.jobs + j) % len(boards)] for j in range(args.jobs)],
                 [fields[j % len(fields)] for j in range(args.jobs)])
 
-    kept = read_log(args.out) if args.resume else []
+    try:
+        kept, kept_bytes = read_log(args.out) if args.resume else ([], 0)
+    except ValueError as error:
+        parser.error(f"--resume: {error}")
     if len(kept) >= args.iterations:
         parser.error(f"--resume: {args.out} already holds {len(kept)} iterations of {args.iterations}")
     for k, row in enumerate(kept):  # the seeded draws are replayed, so the run goes on as it would have
@@ -179,9 +186,9 @@ def main(argv: list[str] | None = None) -> None:
         if k >= args.iterations // 2:
             averaged += 1
             mean = {n: mean[n] + (theta[n] - mean[n]) / averaged for n in names} if averaged > 1 else dict(theta)
-    with get_context("fork").Pool(args.jobs) as pool, args.out.open("w") as log:
-        for row in kept:  # (a line cut short by a kill is not among them)
-            log.write(json.dumps(row) + "\n")
+    if kept:
+        os.truncate(args.out, kept_bytes)  # (only a line cut short by a kill goes; the log is never rewritten)
+    with get_context("fork").Pool(args.jobs) as pool, args.out.open("a" if kept else "w") as log:
         for k in range(len(kept), args.iterations):
             ck = 1 / (k + 1) ** 0.101  # perturbation, in units of each weight's c
             ak = a / (big_a + k + 1) ** 0.602

@@ -183,3 +183,9 @@ def test_a_stopped_weight_tuning_run_resumes_as_the_whole_run_would_have_gone(tm
                               timeout=TIMEOUT)
         assert refused.returncode == 2 and reason in refused.stderr, (extra, refused.stderr)
         assert stopped.read_text() == before  # nothing rewritten
+    stranger = tmp_path / "stranger.jsonl"
+    stranger.write_text("[1, 2]\n")
+    refused = run_command(tune + ["--seed", "5", "--out", str(stranger), "--resume"], capture_output=True, text=True,
+                          timeout=TIMEOUT)
+    assert refused.returncode == 2 and "is not a tuning log" in refused.stderr
+    assert stranger.read_text() == "[1, 2]\n"
