@@ -12,7 +12,8 @@ on it fit them (docs/strength-log.md): a setting's strength shows on boards it n
 ``bench/distinct_setups.py`` plays one run: each distinct setup once, counted as often as it comes up. Each board's
 games are kept in ``DIR/<seed>.jsonl`` (a run resumes from them) and written to ``DIR/<seed>.json`` as ``torres
 tournament --json`` writes them. It prints each board's rate and the pooled one; ``--against OTHER`` (another bot's
-``--dir`` over the same boards and seeds) adds the paired difference over every board (``bench/paired.py``).
+``--dir`` over the same boards and seeds) adds the paired difference on each board and over every board
+(``bench/paired.py``).
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ def main(argv: list[str] | None = None) -> None:
     bots = args.bots.split(",")
     try:
         boards = play_boards(bots, args.rules, args.games, args.seed, args.jobs, args.dir)
+        each = [paired_with([b], args.dir, args.against) for b in boards] if args.against else []
         comparison = paired_with(boards, args.dir, args.against) if args.against else None
     except (ValueError, RuntimeError) as e:
         sys.exit(str(e))
@@ -98,11 +100,16 @@ def main(argv: list[str] | None = None) -> None:
     margin = sum(b.margin * b.games for b in boards) / games
     print(f"{bots[0]}: {wins / games:.1%} [{low:.1%}–{high:.1%}] of {games} games on {len(boards)} boards (mean "
           f"margin {margin:+.1f})")
+    for b, c in zip(boards, each):
+        print(f"  --seed {b.seed} paired: {difference(c)}")
     if comparison is not None:
-        c = comparison
-        print(f"paired with {args.against} over {c.games} games: {c.win_rate[0]:.1%} vs {c.win_rate[1]:.1%}, "
-              f"difference {c.difference:+.1%} ± {c.half_width:.1%}; won only here {c.only_first}, only there "
-              f"{c.only_second}; margin {c.margin[0] - c.margin[1]:+.1f} ± {c.margin_half_width:.1f}")
+        print(f"paired with {args.against} over {comparison.games} games: {difference(comparison)}")
+
+
+def difference(c: paired.Paired) -> str:
+    return (f"{c.win_rate[0]:.1%} vs {c.win_rate[1]:.1%}, difference {c.difference:+.1%} ± {c.half_width:.1%}; "
+            f"won only here {c.only_first}, only there {c.only_second}; margin {c.margin[0] - c.margin[1]:+.1f} ± "
+            f"{c.margin_half_width:.1f}")
 
 
 if __name__ == "__main__":

@@ -34,12 +34,19 @@ def test_each_board_is_its_own_run_on_the_next_seed_and_the_pairing_pools_them(
     assert [f["seed"] for f in files] == [50, 51] and [f["edition"] for f in files] == BOARDS
     assert [f["results"] for f in files] == [r.results for r in alone]
     wins = sum(r.wins for r in alone)
-    assert f"{wins / 24:.1%}" in printed.splitlines()[-2] and "of 24 games on 2 boards" in printed
+    assert f"{wins / 24:.1%}" in printed.splitlines()[-4] and "of 24 games on 2 boards" in printed
     theirs = [json.loads((tmp_path / "other" / f"{50 + i}.json").read_text()) for i in range(2)]
     pooled = paired.compare_pooled(list(zip(files, theirs)))
     assert pooled.games == 24
     assert printed.splitlines()[-1].startswith(f"paired with {tmp_path / 'other'} over 24 games: ")
-    assert f"difference {pooled.difference:+.1%} ± {pooled.half_width:.1%}" in printed
+    assert f"difference {pooled.difference:+.1%} ± {pooled.half_width:.1%}" in printed.splitlines()[-1]
+    # and each board's own pair, as bench/paired.py gives it for that board's two files
+    for i, pair in enumerate(zip(files, theirs)):
+        alone_pair = paired.compare_pooled([pair])
+        line = printed.splitlines()[-3 + i]
+        assert line.startswith(f"  --seed {50 + i} paired: ") and alone_pair.games == 12
+        assert f"difference {alone_pair.difference:+.1%} ± {alone_pair.half_width:.1%}" in line
+        assert f"won only here {alone_pair.only_first}, only there {alone_pair.only_second}" in line
     # played again, each board resumes from its rows: nothing is played twice
     rows = [(tmp_path / "bots" / f"{50 + i}.jsonl").read_text() for i in range(2)]
     _run(BOTS, tmp_path / "bots")
