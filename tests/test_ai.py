@@ -15,7 +15,7 @@ from torres.ai.base import Bot
 from dataclasses import replace
 
 from torres.ai.evaluate import (
-    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_MANY_WEIGHTS, MASTER_WEIGHTS, Terms, _best_gains, evaluate,
+    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_CARDS_WEIGHTS, MASTER_MANY_WEIGHTS, MASTER_WEIGHTS, Terms, _best_gains, evaluate,
     raw_terms, seat_terms, seat_values, turns_left_share,
 )
 from torres.ai.greedy import GreedyBot
@@ -281,7 +281,7 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     # ``many`` names the evaluation of 3–4-player games
     split = make_bot("greedy:eval=master:many=basic:card=2")
     assert isinstance(split, GreedyBot) and split.weights == replace(MASTER_WEIGHTS, many=BASIC_WEIGHTS, card=2.0,
-                                                                       many_by_rules=())
+                                                                       many_by_rules=(), two_by_rules=())
     assert split.weights.for_players(2).card == 2.0 and split.weights.for_players(4) == BASIC_WEIGHTS
     with pytest.raises(ValueError):
         make_bot("greedy:many=oracle")
@@ -290,7 +290,8 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     many_tweaked = make_bot("master:many_last_climbs=1:last_climbs=0")
     assert isinstance(many_tweaked, LookaheadBot)
     assert many_tweaked.weights == replace(MASTER_WEIGHTS, last_climbs=0.0,
-                                           many=replace(DEFAULT_WEIGHTS, last_climbs=1.0), many_by_rules=())
+                                           many=replace(DEFAULT_WEIGHTS, last_climbs=1.0), many_by_rules=(),
+                                           two_by_rules=())
     plain_many = make_bot("greedy:many_reserve=1")
     assert isinstance(plain_many, GreedyBot)
     assert plain_many.weights == replace(DEFAULT_WEIGHTS, many=replace(DEFAULT_WEIGHTS, reserve=1.0))
@@ -303,7 +304,7 @@ def test_the_masters_three_or_four_player_weights_depend_on_the_rules() -> None:
     # wherever the master version was played (docs/strength-log.md): the master uses them with those two editions'
     # own rules only
     rio_grande, ravensburger = Rules(), Rules.for_edition("ravensburger", master=True)
-    assert MASTER_WEIGHTS.for_game(2, rio_grande) is MASTER_WEIGHTS.for_game(2, ravensburger) is MASTER_WEIGHTS
+    assert MASTER_WEIGHTS.for_game(2, ravensburger) is MASTER_WEIGHTS
     for players in (3, 4):
         assert MASTER_WEIGHTS.for_game(players, rio_grande) is MASTER_MANY_WEIGHTS
         assert MASTER_WEIGHTS.for_game(players, Rules.for_edition("riogrande")) is MASTER_MANY_WEIGHTS
@@ -563,7 +564,7 @@ def test_handing_out_a_turn_leaves_the_look_aheads_candidates_whole() -> None:
 
 
 def test_the_look_ahead_weighs_the_planners_own_judgement_of_a_turn_by_its_prior() -> None:
-    state = GameState(2, 5, Rules.from_text("riogrande"))
+    state = GameState(2, 56, Rules.from_text("riogrande"))  # a deal where the two judgements differ
     bots = [make_bot("greedy:width=1", s) for s in range(2)]
     while state.stage is not Stage.TURN or (state.phase, state.round) != (1, 1):  # the second phase's first turn
         state.push(bots[state.current].choose(state.view(state.current)))
@@ -810,3 +811,36 @@ def test_a_look_ahead_cut_by_the_clock_compares_the_turns_it_played_where_deals_
         assert sum(visits) == played and visits[:played] == [1] * played
         if not played:  # (nothing compared: the planner's best)
             assert actions == bot.search.stats.candidates[0][0]
+
+
+def test_the_masters_two_player_weights_with_the_default_rules_are_run_25s() -> None:
+    # SPSA run 25's weights, tuned by play with cards, won more of the expert's deals with the default rules
+    # (docs/strength-log.md, issue #34): the master plays them with the default rules only (its other weights were
+    # tuned or measured without cards), and a spec overriding a 2-player weight means its weights with every rules,
+    # as tuning assumes
+    rio_grande = Rules()
+    assert MASTER_WEIGHTS.for_game(2, rio_grande) is MASTER_CARDS_WEIGHTS
+    assert MASTER_WEIGHTS.for_game(2, copy.deepcopy(rio_grande)) is MASTER_CARDS_WEIGHTS
+    assert copy.deepcopy(MASTER_WEIGHTS).for_game(2, rio_grande) == MASTER_CARDS_WEIGHTS
+    for other in (rio_grande.replace(max_buys=0), Rules.for_edition("ravensburger"), rio_grande.replace(master=True),
+                  Rules.for_edition("yucata")):
+        assert MASTER_WEIGHTS.for_game(2, other) is MASTER_WEIGHTS
+    assert MASTER_WEIGHTS.for_game(4, rio_grande) is MASTER_MANY_WEIGHTS  # 3–4 players keep theirs
+    assert MASTER_CARDS_WEIGHTS.later < MASTER_WEIGHTS.later and MASTER_CARDS_WEIGHTS.reach > MASTER_WEIGHTS.reach
+    run_25 = make_bot("master:later=0.1076:reach=1.2542:card=2.6835:reserve=2.2968:king=0.8837:decay=0.4184:"
+                      "ripe=0.1451:rival_reach=0.3850")
+    assert isinstance(run_25, LookaheadBot) and run_25.weights.two_by_rules == ()
+    assert run_25.weights.for_game(2, rio_grande.replace(max_buys=0)) is run_25.weights
+    plain = make_bot("master:later=0.151").weights  # the master's own value: its weights without cards
+    assert plain.for_game(2, rio_grande) is plain and plain.two_by_rules == ()
+    for rules, chosen in ((rio_grande, MASTER_CARDS_WEIGHTS), (rio_grande.replace(max_buys=0), plain)):
+        state = GameState(2, 3, rules)
+        play(state, [make_bot("greedy:width=1", s) for s in range(2)], limit=30)
+        for seat in range(2):
+            assert evaluate(state, seat, MASTER_WEIGHTS) == evaluate(state, seat, chosen)
+            assert seat_values(state, MASTER_WEIGHTS, seat) == seat_values(state, chosen, seat)
+        assert raw_terms(state, MASTER_WEIGHTS) == raw_terms(state, chosen)
+    state = GameState(2, 3, rio_grande)
+    play(state, [make_bot("greedy:width=1", s) for s in range(2)], limit=30)
+    assert evaluate(state, 0, MASTER_WEIGHTS) == evaluate(state, 0, run_25.weights)
+    assert evaluate(state, 0, MASTER_WEIGHTS) != evaluate(state, 0, plain)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine.board import BoardInfo
 from ..engine.master import MasterCard, master_bonus
@@ -57,20 +57,26 @@ class Weights:
     # The weights in games of 3–4 players with exactly these rules, before ``many``: weights tuned by play with one
     # edition's rules need not carry over to another's (docs/strength-log.md, SPSA run 16).
     many_by_rules: tuple[tuple[Rules, Weights], ...] = ()
+    # The weights in 2-player games with exactly these rules, before these ones (issue #34: weights tuned by play
+    # with cards won more of the expert's deals with the default rules than weights tuned without them).
+    two_by_rules: tuple[tuple[Rules, Weights], ...] = ()
 
     def for_players(self, players: int) -> Weights:
-        """The weights a game of ``players`` is evaluated with, whatever its rules (``many_by_rules`` aside)."""
+        """The weights a game of ``players`` is evaluated with, whatever its rules (``many_by_rules`` and
+        ``two_by_rules`` aside)."""
         return self.many if players > 2 and self.many is not None else self
 
     def for_game(self, players: int, rules: Rules) -> Weights:
         """The weights a game of ``players`` with ``rules`` is evaluated with."""
-        if players <= 2 or not self.many_by_rules:
+        many = players > 2
+        by_rules = self.many_by_rules if many else self.two_by_rules
+        if not by_rules:
             return self.for_players(players)
-        key = (id(self), id(rules))
+        key = (id(self), id(rules), many)
         entry = _WEIGHTS_BY_RULES.get(key)
         if entry is None or entry[0] is not self or entry[1] is not rules:
             chosen = self.for_players(players)
-            for tuned_for, weights in self.many_by_rules:
+            for tuned_for, weights in by_rules:
                 if tuned_for == rules:
                     chosen = weights
                     break
@@ -80,10 +86,10 @@ class Weights:
         return entry[2]
 
 
-#: (id(weights), id(rules)) → (those weights, those rules, the 3–4-player weights chosen for them): comparing rules
-#: field by field at every evaluation would cost more than a dictionary look-up; the entry keeps both objects alive,
-#: so their ids cannot pass to others while it is here.
-_WEIGHTS_BY_RULES: dict[tuple[int, int], tuple[Weights, Rules, Weights]] = {}
+#: (id(weights), id(rules), 3–4 players?) → (those weights, those rules, the weights chosen for them): comparing
+#: rules field by field at every evaluation would cost more than a dictionary look-up; the entry keeps both objects
+#: alive, so their ids cannot pass to others while it is here.
+_WEIGHTS_BY_RULES: dict[tuple[int, int, bool], tuple[Weights, Rules, Weights]] = {}
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -97,19 +103,30 @@ BASIC_WEIGHTS = Weights(later=0.75, reach=0.5, card=1.5, reserve=0.0)
 #: lost to the tuned weights, which the master keeps with every rules but those two editions' own.
 MASTER_MANY_WEIGHTS = Weights(later=0.7842, reach=0.7694, card=3.4972, reserve=4.766, king=0.9057, decay=0.5587,
                               rivals_max=0.4372)
-#: The master level's weights, tuned by play for 2-player games inside the master's look-ahead against the expert
-#: and ``greedy`` in turn (scripts/tune_spsa.py, SPSA run 11 in docs/strength-log.md; ``king`` and ``decay`` are run
-#: 7's, which run 11 left alone; weights tuned against the expert alone lost to ``greedy``): castle points standing
-#: now count far less at later scorings than at the coming one, climbing potential more (the rival's about half),
-#: cards more and reserve knights less than in the tuned weights, the king's bonus less. In the last phase a seat
-#: counts one knight's climb per turn it has left (``last_climbs``, issue #34: more games won against the expert and
-#: against the full-width search without cards). In 3–4-player games it plays with the weights above under the
-#: Rio Grande and Ravensburger rules and keeps the tuned weights under any other (the first master's later-scoring
-#: weight lost there).
-MASTER_WEIGHTS = Weights(later=0.151, reach=0.8345, card=3.7243, reserve=2.6733, king=0.65, decay=0.48, ripe=0.231,
-                         rival_reach=0.5587, last_climbs=1.0, many=DEFAULT_WEIGHTS,
+#: The master level's 2-player weights, tuned by play inside the master's look-ahead against the expert and
+#: ``greedy`` in turn (scripts/tune_spsa.py, SPSA run 11 in docs/strength-log.md; ``king`` and ``decay`` are run 7's,
+#: which run 11 left alone; weights tuned against the expert alone lost to ``greedy``): castle points standing now
+#: count far less at later scorings than at the coming one, climbing potential more (the rival's about half), cards
+#: more and reserve knights less than in the tuned weights, the king's bonus less. In the last phase a seat counts one
+#: knight's climb per turn it has left (``last_climbs``, issue #34: more games won against the expert and against the
+#: full-width search without cards).
+_MASTER_TWO = Weights(later=0.151, reach=0.8345, card=3.7243, reserve=2.6733, king=0.65, decay=0.48, ripe=0.231,
+                      rival_reach=0.5587, last_climbs=1.0)
+#: The master level's 2-player weights with the default rules (Rio Grande's, with cards): tuned by play with cards
+#: inside its look-ahead against the expert, from random openings (SPSA run 25, the mean of its second half), they won
+#: 88.6% of the expert goal's 1,000 deals where the weights above won 85.3%, and 98.0% of the full-width yardstick's
+#: 400 games with cards where those won 96.0% (docs/strength-log.md, issue #34).
+#: Castle points standing now count less at later scorings, climbing potential more (the rival's less) and is
+#: discounted more by distance, cards and knights in reserve count less and the king's bonus more.
+MASTER_CARDS_WEIGHTS = replace(_MASTER_TWO, later=0.1076, reach=1.2542, card=2.6835, reserve=2.2968, king=0.8837,
+                               decay=0.4184, ripe=0.1451, rival_reach=0.3850)
+#: The master level's weights: in 2-player games the ones above, chosen by the game's rules; in 3–4-player games
+#: run 16's under the Rio Grande and Ravensburger rules and the tuned weights under any other (the first master's
+#: later-scoring weight lost there).
+MASTER_WEIGHTS = replace(_MASTER_TWO, many=DEFAULT_WEIGHTS,
                          many_by_rules=((Rules(), MASTER_MANY_WEIGHTS),
-                                        (Rules.for_edition("ravensburger"), MASTER_MANY_WEIGHTS)))
+                                        (Rules.for_edition("ravensburger"), MASTER_MANY_WEIGHTS)),
+                         two_by_rules=((Rules(), MASTER_CARDS_WEIGHTS),))
 
 
 #: Evaluations by name, for bot specs (``greedy:eval=basic``).
@@ -487,7 +504,7 @@ def seat_values(state: GameState, w: Weights = DEFAULT_WEIGHTS, seat: int = -1) 
     as that seat sees them (the others' climbing potential × ``rival_reach``)."""
     if state.stage is Stage.OVER:
         return [float(s) for s in state.scores]
-    if state.n > 2:
+    if state.n > 2 or w.two_by_rules:
         w = w.for_game(state.n, state.rules)
     turn, boards, master, current = _board_position(state, w)
     scorings, share, per_knights = turn.scorings, turn.share, turn.per_knights

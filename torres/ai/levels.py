@@ -25,19 +25,23 @@ def _float(opts: dict[str, str], key: str, default: float) -> float:
 def _weights(opts: dict[str, str]) -> Weights:
     """The evaluation named by ``eval`` (default ``tuned``), with any of its weights overridden by name; ``many``
     names the evaluation of 3–4-player games, and ``many_<weight>`` overrides one of its weights. Either makes
-    those the weights of 3–4-player games with any rules (the evaluation's weights for some rules only are
-    dropped), so a spec means the same whatever the game's rules."""
+    those the weights of 3–4-player games with any rules, and a 2-player weight overridden makes those the weights
+    of 2-player games with any rules (the evaluation's weights for some rules only are dropped), so a spec means the
+    same whatever the game's rules."""
     weights = _named_evaluation(opts.pop("eval", "tuned"))
     named = "many" in opts
     many = _named_evaluation(opts.pop("many")) if named else weights.many
     many_changes = _weight_changes(opts, "many_")
     changes = _weight_changes(opts)
+    two_changes = bool(changes)
     if many_changes:
         many = replace(many or weights, **many_changes)
     if many is not weights.many:
         changes["many"] = many
     if (named or many_changes) and weights.many_by_rules:
         changes["many_by_rules"] = ()
+    if two_changes and weights.two_by_rules:
+        changes["two_by_rules"] = ()
     return replace(weights, **changes) if changes else weights
 
 
@@ -45,7 +49,7 @@ def _weight_changes(opts: dict[str, str], prefix: str = "") -> dict[str, Any]:
     """The weights ``opts`` sets (each key: ``prefix`` + a weight's name), taken out of ``opts``."""
     changes: dict[str, Any] = {}
     for f in fields(Weights):
-        if f.name not in ("many", "many_by_rules") and prefix + f.name in opts:
+        if f.name not in ("many", "many_by_rules", "two_by_rules") and prefix + f.name in opts:
             changes[f.name] = (int if f.type in (int, "int") else float)(opts.pop(prefix + f.name))
     return changes
 
