@@ -462,3 +462,35 @@ def test_a_page_still_loading_does_not_cover_the_page_the_person_went_on_to(peop
     expect(p.get_by_role("region", name="My games")).to_be_visible()
     expect(p.get_by_role("heading", name="Lobby", level=1)).to_have_count(0)
     assert not person.errors, person.errors
+
+
+def test_the_board_keeps_its_squares_while_the_other_player_leaves(people: Any) -> None:
+    """A summary that changes only who is online draws the same board again, so it leaves the board as it is: the
+    square under the pointer is not replaced (a click pressed on a square and released on its replacement is lost;
+    the summary asked for after every move redrew the board unchanged, and a move in a clocked game was lost so)."""
+    ann, bob = people(), people()
+    a, b = name("ann"), name("bob")
+    ann.sign_up(a)
+    bob.sign_up(b)
+    open_seek(ann.page, rated=False)
+    seek_of(bob.page, a).get_by_role("button", name=f"Join {a}'s game").click()
+    for person in (ann, bob):
+        expect(person.page).to_have_url(re.compile(r"/game/[\w-]+$"))
+    lit = re.compile(r"place your knight here|found a castle here|put the king here")
+    for _ in range(600):                     # whoever plays first sees lit squares
+        if ann.page.get_by_role("button", name=lit).count() or bob.page.get_by_role("button", name=lit).count():
+            break
+        ann.page.wait_for_timeout(100)
+    actor, other, actor_name, other_name = (ann, bob, a, b) if ann.page.get_by_role("button", name=lit).count() \
+        else (bob, ann, b, a)
+    p = actor.page
+    expect(p.get_by_role("listitem").filter(has_text=other_name).filter(has_text="offline")).to_have_count(0)
+    square = p.get_by_role("button", name=lit).first
+    held = square.element_handle()
+    other.close()
+    expect(p.get_by_role("listitem").filter(has_text=other_name).filter(has_text="offline")).to_be_visible()
+    assert held.evaluate("el => el.isConnected"), "the summary's redraw replaced the board's squares"
+    square.click()
+    log = p.get_by_role("region", name="Game log")
+    expect(log.get_by_role("listitem").filter(has_text=actor_name)).not_to_have_count(0)
+    assert not actor.errors, actor.errors

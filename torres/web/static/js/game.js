@@ -4,7 +4,7 @@
 import { h, clear, api } from "./dom.js";
 import { t, getLang, cardName, cardText, onLangChange, speedName } from "./i18n.js";
 import { Connection, statusBanner } from "./connection.js";
-import { renderBoard, squaresIn, squareRect, announce } from "./board.js";
+import { renderBoard, boardView, boardRotation, squaresIn, squareRect, announce } from "./board.js";
 import * as P from "./panels.js";
 import { boardTargets } from "./boardkit.js";
 import * as store from "./store.js";
@@ -56,7 +56,7 @@ export async function gamePage(root, gameId, app) {
   const st = {
     game: summary, view: null, seat: null, sel: null, hint: null, hintWaiting: false, handover: null,
     known: [], lastEvent: null, scoringsSeen: null, wasMyTurn: false, keep: null, dialog: null, toast: null,
-    switching: false, overShown: false,
+    switching: false, overShown: false, boardDrawn: { view: null, drawing: "" },
   };
   const seats0 = local().filter(playing);
   let seat = null;
@@ -365,12 +365,19 @@ export async function gamePage(root, gameId, app) {
     const inter = interaction();
     const hintSquares = st.hint ? [...new Set(st.hint.actions.flatMap((a) => squaresIn(a)))] : []; // the whole hinted turn
     const last = st.lastEvent && st.lastEvent.action ? squaresIn(st.lastEvent.action) : [];
-    renderBoard(boardBox, view, {
+    const boardOpts = {
       targets: inter.targets, selectable: inter.selectable, selected: inter.selected, hint: hintSquares, last,
       names: nm, onSquare, interactive: myTurn(),
       tools: inter.modes.map((m) => ({ id: "mode-" + m.kind, pressed: m.on, onClick: () => setMode(m.kind),
         label: t("mode_" + m.kind) + (m.cost ? ` (${t("move_cost", { n: m.cost })})` : "") })),
-    });
+    };
+    // A redraw that would draw the same board is skipped: it replaces every square, and a click pressed on a square
+    // and released on its replacement is lost (the summary asked for after each move redrew the board unchanged).
+    const drawing = boardDrawing(boardOpts);
+    if (view !== st.boardDrawn.view || drawing !== st.boardDrawn.drawing || !boardBox.firstChild) {
+      renderBoard(boardBox, view, boardOpts);
+      st.boardDrawn = { view, drawing };
+    }
     boardBox.classList.toggle("my-turn", myTurn());
     // hooks for tests and tools: what this page shows now
     Object.assign(page.dataset, { version: conn.version === null ? "" : String(conn.version), stage: view.stage,
@@ -414,6 +421,12 @@ export async function gamePage(root, gameId, app) {
       if (again && typed !== null && again.tagName === "INPUT") again.value = typed; // what was being typed stays
       if (again && again !== document.activeElement && !again.disabled) again.focus({ preventScroll: true });
     }
+  }
+
+  /** Everything but the view that decides how the board is drawn (functions aside: they look things up when called). */
+  function boardDrawing(opts) {
+    return JSON.stringify([getLang(), boardView(), boardRotation(), opts],
+      (key, value) => value instanceof Map || value instanceof Set ? [...value] : value);
   }
 
   /** What this page's player can do now, in words, from the view alone (stage, current, ap, the kinds of `legal`). */
