@@ -15,8 +15,8 @@ from torres.ai.base import Bot
 from dataclasses import replace
 
 from torres.ai.evaluate import (
-    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_CARDS_WEIGHTS, MASTER_MANY_WEIGHTS, MASTER_WEIGHTS, Terms, _best_gains, evaluate,
-    raw_terms, seat_terms, seat_values, turns_left_share,
+    BASIC_WEIGHTS, DEFAULT_WEIGHTS, MASTER_CARDS_WEIGHTS, MASTER_MANY_WEIGHTS, MASTER_WEIGHTS, Terms, _best_gains,
+    evaluate, raw_terms, seat_terms, seat_values, turns_left_share,
 )
 from torres.ai.greedy import GreedyBot
 from torres.ai.lookahead import LookaheadBot
