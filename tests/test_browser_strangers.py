@@ -490,6 +490,7 @@ def test_the_board_keeps_its_squares_while_the_other_player_leaves(people: Any) 
     other.close()
     expect(p.get_by_role("listitem").filter(has_text=other_name).filter(has_text="offline")).to_be_visible()
     assert held.evaluate("el => el.isConnected"), "the summary's redraw replaced the board's squares"
+    shot(p, "game-other-left")
     square.click()
     log = p.get_by_role("region", name="Game log")
     expect(log.get_by_role("listitem").filter(has_text=actor_name)).not_to_have_count(0)
