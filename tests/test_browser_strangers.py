@@ -467,7 +467,8 @@ def test_a_page_still_loading_does_not_cover_the_page_the_person_went_on_to(peop
 def test_the_board_keeps_its_squares_while_the_other_player_leaves(people: Any) -> None:
     """A summary that changes only who is online draws the same board again, so it leaves the board as it is: the
     square under the pointer is not replaced (a click pressed on a square and released on its replacement is lost;
-    the summary asked for after every move redrew the board unchanged, and a move in a clocked game was lost so)."""
+    the summary asked for after every move redrew the board unchanged, and a move in a clocked game was lost so).
+    The buttons under the board and beside it stay too, and the one holding the keyboard's focus keeps it."""
     ann, bob = people(), people()
     a, b = name("ann"), name("bob")
     ann.sign_up(a)
@@ -487,9 +488,18 @@ def test_the_board_keeps_its_squares_while_the_other_player_leaves(people: Any) 
     expect(p.get_by_role("listitem").filter(has_text=other_name).filter(has_text="offline")).to_have_count(0)
     square = p.get_by_role("button", name=lit).first
     held = square.element_handle()
+    hint, send = p.get_by_role("button", name="Hint"), p.get_by_role("button", name="Send")
+    held_hint, held_send = hint.element_handle(), send.element_handle()
+    p.get_by_role("combobox", name=re.compile("type an action")).fill("c5")
+    send.focus()
     other.close()
     expect(p.get_by_role("listitem").filter(has_text=other_name).filter(has_text="offline")).to_be_visible()
     assert held.evaluate("el => el.isConnected"), "the summary's redraw replaced the board's squares"
+    assert held_hint.evaluate("el => el.isConnected"), "the redraw replaced the buttons under the board"
+    assert held_send.evaluate("el => el.isConnected && document.activeElement === el"), \
+        "the redraw replaced the notation's button beside the board, or took its focus"
+    expect(p.get_by_role("combobox", name=re.compile("type an action"))).to_have_value("c5")
+    p.get_by_role("combobox", name=re.compile("type an action")).fill("")
     shot(p, "game-other-left")
     square.click()
     log = p.get_by_role("region", name="Game log")

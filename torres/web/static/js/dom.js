@@ -11,8 +11,12 @@ function build(el, attrs, children) {
       else if (k === "dataset") Object.assign(el.dataset, v);
       else if (k === "text") el.textContent = v;
       else if (k === "html") el.innerHTML = v;
+      // (an input's value, a box's check and an option's choice are attributes too, so that the markup says what a
+      // control shows as built, which keepUnchanged() compares)
+      else if (k === "value" && el instanceof HTMLInputElement) el.setAttribute("value", v);
       else if (k === "value" && "value" in el) el.value = v;
-      else if (k === "checked" || k === "disabled" || k === "selected") el[k] = !!v;
+      else if (k === "checked" || k === "selected") { el.setAttribute(k, ""); el[k] = true; }
+      else if (k === "disabled") el.disabled = !!v;
       else el.setAttribute(k, v === true ? "" : v);
     }
   }
@@ -63,12 +67,43 @@ export async function api(path, options = {}) {
   return data;
 }
 
-/** Fills each box anew (`fills`: [[box, children], ...]) and gives the keyboard's focus back to the control inside
- * them that held it, found again by its id: a redraw must not throw a keyboard or screen-reader user out. */
+/** The markup each element shown by keepUnchanged() was built with (the page may change it since: a details box
+ * opened, a button's label for a moment). */
+const built = new WeakMap();
+
+/** Fills `box` with `children` (nulls skipped), keeping each child already there that was built exactly as a new
+ * one, in its place: a redraw that would draw the same controls leaves them as they are, since a click pressed on a
+ * control and released on its replacement is lost, and the focus, an opened box or a half-typed entry stay where
+ * they are. The comparison is of markup, so a kept control keeps its old listeners: a listener must take what it
+ * acts on from its element's markup or from the page's state when it runs, never from a value only it holds. */
+export function keepUnchanged(box, children) {
+  const fresh = children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false)
+    .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
+  const old = [...box.childNodes];
+  const unused = new Map(); // markup -> the children built with it, in order (a part that came or went moves the rest)
+  for (const node of old) {
+    const markup = built.get(node);
+    if (markup !== undefined) unused.set(markup, [...(unused.get(markup) || []), node]);
+  }
+  const shown = fresh.map((node) => {
+    const markup = node instanceof Element ? node.outerHTML : "#text " + node.textContent;
+    const same = unused.get(markup);
+    if (same && same.length) return same.shift();
+    built.set(node, markup);
+    return node;
+  });
+  if (shown.length === old.length && shown.every((node, i) => node === old[i])) return;
+  for (const node of old) if (!shown.includes(node)) node.remove();
+  shown.forEach((node, i) => { if (box.childNodes[i] !== node) box.insertBefore(node, box.childNodes[i] || null); });
+}
+
+/** Fills each box anew (`fills`: [[box, children], ...]; children built as before are kept, keepUnchanged()) and
+ * gives the keyboard's focus back to the control inside them that held it, found again by its id: a redraw must not
+ * throw a keyboard or screen-reader user out. */
 export function refillKeepingFocus(fills) {
   const active = document.activeElement;
   const focusId = active && active.id && fills.some(([box]) => box.contains(active)) ? active.id : null;
-  for (const [box, children] of fills) clear(box).append(...children.filter(Boolean));
+  for (const [box, children] of fills) keepUnchanged(box, children);
   if (focusId) {
     const again = document.getElementById(focusId);
     if (again && !again.disabled && again !== document.activeElement) again.focus({ preventScroll: true });

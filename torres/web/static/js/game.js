@@ -1,7 +1,7 @@
 // The game page: connects to the game's websocket, draws the table and turns clicks into notation actions.
 // Which clicks do something comes only from view.legal (the engine's legal actions).
 
-import { h, clear, api } from "./dom.js";
+import { h, clear, api, keepUnchanged } from "./dom.js";
 import { t, getLang, cardName, cardText, onLangChange, speedName } from "./i18n.js";
 import { Connection, statusBanner } from "./connection.js";
 import { renderBoard, boardView, boardRotation, squaresIn, squareRect, announce } from "./board.js";
@@ -74,7 +74,8 @@ export async function gamePage(root, gameId, app) {
   const boardBox = h("div", { id: "board", class: "board-wrap" });
   const controls = h("div", { id: "controls", class: "controls" });
   const side = h("aside", { id: "side", class: "side" });
-  const overlay = h("div", { id: "overlay-root" });
+  const dialogBox = h("div", { id: "dialog-root" }); // the open dialog, if any
+  const overlay = h("div", { id: "overlay-root" }, dialogBox);
   const page = h("div", { class: "game-page", id: "game-page", "data-game": gameId },
     statusArea, h("div", { class: "board-col" }, boardBox), controls, side, overlay);
   clear(root).append(page);
@@ -388,7 +389,7 @@ export async function gamePage(root, gameId, app) {
     const focusId = active && active.id && active !== instruction && (controls.contains(active) || side.contains(active)) ? active.id : null;
     const typed = focusId && active.tagName === "INPUT" && active.type === "text" && !active.readOnly ? active.value : null;
     heading.textContent = t("game_heading", { names: nm.join(" · ") });
-    clear(statusBox).append(P.statusPanel(view, { names: nm, mySeat: st.seat }));
+    keepUnchanged(statusBox, [P.statusPanel(view, { names: nm, mySeat: st.seat })]);
     const say = instructionText(view, nm);
     if (instruction.textContent !== say) instruction.textContent = say;
     renderControls(view, nm);
@@ -412,10 +413,10 @@ export async function gamePage(root, gameId, app) {
     const logSeat = st.handover !== null || st.switching ? null : st.seat;
     parts.push(P.logPanel(P.logEntries(view.history || [], actors, nm, logSeat, scoringAt)));
     if (st.lower && st.lower.extras) parts.push(st.lower.extras);
-    clear(side).append(...parts.filter(Boolean));
+    keepUnchanged(side, parts);
 
     renderOverlays(view, nm);
-    // a redraw replaces the controls: the focus stays on the control it was on (by id), if it is still there
+    // a redraw that replaced the control with the focus: the focus goes to its replacement (by id), if there is one
     if (focusId && !overlay.querySelector(".modal")) {
       const again = document.getElementById(focusId);
       if (again && typed !== null && again.tagName === "INPUT") again.value = typed; // what was being typed stays
@@ -527,7 +528,7 @@ export async function gamePage(root, gameId, app) {
       h("button", { type: "button", class: "btn ghost", id: "btn-hint", "data-testid": "hint", disabled: !myTurn(),
         onclick: () => { if (myTurn()) { st.hintWaiting = true; st.hint = null; conn.hint(); render(); } } }, "? ", t("btn_hint")));
     parts.push(row);
-    clear(controls).append(...parts);
+    keepUnchanged(controls, parts);
     st.lower = lowerControls(L, nm);
   }
 
@@ -613,7 +614,7 @@ export async function gamePage(root, gameId, app) {
     const kept = (c, i) => c === k.card && i === drawn.indexOf(k.card);
     const place = (c, i, where) => h("label", { class: "radio" },
       h("input", { type: "radio", name: `keep-where-${i}`, id: `keep-${i}-${where}`, value: where, checked: want({ i }) === where,
-        onchange: () => { k.where[i] = where; render(); } }), " ", t("keep_" + where));
+        onchange: () => { st.keep.where[i] = where; render(); } }), " ", t("keep_" + where));
     return h("section", { class: "keep-panel", id: "keep-panel", "aria-labelledby": "keep-title" },
       h("h2", { id: "keep-title", class: "panel-title" }, t("keep_title")),
       h("div", { class: "keep-cards" }, drawn.map((c, i) => h("div", { class: ["keep-card", kept(c, i) ? "kept" : null] },
@@ -625,7 +626,7 @@ export async function gamePage(root, gameId, app) {
       drawn.length > 1 ? h("p", { class: "muted small" }, t("keep_note")) : null,
       h("p", { class: "keep-summary", id: "keep-summary" }, t("keep_summary", { what: P.keepWords(match.action) })),
       h("button", { type: "button", class: "btn primary", id: "btn-keep", "data-action": match.action, "aria-describedby": "keep-summary",
-        onclick: () => send(match.action) }, t("btn_keep", { card: cardName(k.card) }), " ", h("code", { "aria-hidden": "true" }, match.action)));
+        onclick: (ev) => send(ev.currentTarget.dataset.action) }, t("btn_keep", { card: cardName(k.card) }), " ", h("code", { "aria-hidden": "true" }, match.action)));
   }
 
   function invitesPanel(nm) {
@@ -665,23 +666,23 @@ export async function gamePage(root, gameId, app) {
   }
 
   function renderOverlays(view, nm) {
-    const old = overlay.querySelector(".modal");
+    const old = dialogBox.firstElementChild;
     const active = document.activeElement;
     const keepFocus = old && old.contains(active) && active.id ? active.id : null;
     if (!old && active && active !== document.body) {
       const sq = boardBox.contains(active) && active.getAttribute("data-square");
       returnFocusId = sq ? { square: sq } : active.id || null;
     }
-    for (const el of overlay.querySelectorAll(".modal")) el.remove();
-    const modal = dialogFor(view, nm);
+    // a dialog drawn as it was stays the same element (a click on its button is not lost to a redraw)
+    keepUnchanged(dialogBox, [dialogFor(view, nm)]);
+    const modal = dialogBox.firstElementChild;
     setInert(!!modal);
-    if (modal) {
+    if (modal && modal !== old) {
       closeChooser();
-      overlay.append(modal);
       const target = (keepFocus && modal.querySelector("#" + keepFocus)) || modal.querySelector("[data-autofocus]") || modal.querySelector("button, a[href]");
       if (target) target.focus({ preventScroll: true });
       modal.addEventListener("keydown", (ev) => trapTab(ev, [...modal.querySelectorAll("button, a[href]")]));
-    } else if (old) {
+    } else if (!modal && old) {
       // closed: the focus goes back where it was before (if that control is still there), else to the instruction line
       const back = !returnFocusId ? null : typeof returnFocusId === "object"
         ? boardBox.querySelector(`[data-square="${returnFocusId.square}"][role="button"]`) : document.getElementById(returnFocusId);

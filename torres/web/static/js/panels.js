@@ -397,7 +397,8 @@ export function quickKeep(view, L, act, note = null) {
   return h("section", { class: "keep-panel", id: "keep-panel", "aria-labelledby": "keep-title" },
     h("h2", { id: "keep-title", class: "panel-title" }, t("keep_title")),
     note ? h("p", { class: "muted small" }, note) : null,
-    h("div", { class: "buttons" }, drawn.map((c) => h("button", { type: "button", class: "btn", onclick: () => act(keepAction(keeps, c)) },
+    h("div", { class: "buttons" }, drawn.map((c) => h("button", { type: "button", class: "btn", "data-action": keepAction(keeps, c),
+      onclick: (ev) => act(ev.currentTarget.dataset.action) },
       t("btn_keep", { card: cardName(c) })))));
 }
 
