@@ -163,6 +163,8 @@ def test_two_strangers_meet_play_a_rated_game_with_a_clock_and_see_their_new_rat
         expect(ratings).to_contain_text(a, timeout=LONG)
         expect(ratings).to_contain_text(b)
         expect(ratings).to_contain_text(re.compile(r"\d+ → \d+"))
+        # both seats went to a bot, Bob's first: the ratings rank him last whatever the scores say, and say so
+        expect(ratings).to_contain_text("ranks below everyone who played on, the first to leave lowest")
     shot(ann.page, "game-over")
     if AXE.exists():
         assert axe_serious(bob.page) == []

@@ -400,7 +400,7 @@ export async function gamePage(root, gameId, app) {
     if (showHand) parts.push(P.handPanel(view, { onCard, selectedCard: st.sel && st.sel.type === "card" ? st.sel.card : null }));
     else if (st.seat === null) parts.push(h("p", { class: "spectator-note", id: "spectator-note" }, t("spectator")));
     if (view.stage === "over") {
-      parts.push(h("section", { class: "over-box" }, P.rankingTable(view.scores, nm), P.ratingChanges(st.game.rating_changes, nm),
+      parts.push(h("section", { class: "over-box" }, P.rankingTable(view.scores, nm), P.ratingChanges(st.game.rating_changes, nm, st.game.seats),
         h("p", { class: "over-actions" }, h("a", { href: `/replay/${gameId}`, "data-link": "", id: "replay-link", class: "btn" }, t("watch_replay")), rematchButton())));
     }
     if (st.lower && st.lower.form) parts.push(st.lower.form);
@@ -720,7 +720,7 @@ export async function gamePage(root, gameId, app) {
     const master = view.master_card >= 0;
     let body;
     if (d.kind === "scoring") body = [P.scoringTable(view.scorings[d.index], nm, master)];
-    else if (d.kind === "over") body = [P.rankingTable(view.scores, nm), P.ratingChanges(st.game.rating_changes, nm), ...view.scorings.map((s) => P.scoringTable(s, nm, master)).reverse()];
+    else if (d.kind === "over") body = [P.rankingTable(view.scores, nm), P.ratingChanges(st.game.rating_changes, nm, st.game.seats), ...view.scorings.map((s) => P.scoringTable(s, nm, master)).reverse()];
     else body = view.scorings.map((s) => P.scoringTable(s, nm, master)).reverse();
     const close = () => { st.dialog = null; render(); };
     const title = d.kind === "scoring" ? t("scoring_title", { n: view.scorings[d.index].phase }) : d.kind === "over" ? t("final_ranking") : t("btn_scorings");

@@ -330,11 +330,13 @@ export function ratingChange(before, after) {
     `${before} → ${after}`, h("small", {}, ` (${d > 0 ? "+" : d < 0 ? "−" : "±"}${Math.abs(d)})`));
 }
 
-/** A rated game's new ratings, one line per account (nothing before they are applied). */
-export function ratingChanges(changes, names) {
+/** A rated game's new ratings, one line per account (nothing before they are applied); when a seat went to a bot
+ * (`seats[s].out`), why the scores' winner can lose rating: a leaver ranks below everyone who played on. */
+export function ratingChanges(changes, names, seats = []) {
   if (!changes || !changes.length) return null;
   return h("section", { class: "rating-changes", "aria-label": t("new_ratings") }, h("h2", { class: "panel-title" }, t("new_ratings")),
-    h("ul", {}, changes.map((c) => h("li", {}, who(names, c.seat), " ", ratingChange(c.before, c.after)))));
+    h("ul", {}, changes.map((c) => h("li", {}, who(names, c.seat), " ", ratingChange(c.before, c.after)))),
+    seats.some((seat) => seat && seat.out) ? h("p", { class: "muted small" }, t("ratings_leavers")) : null);
 }
 
 /** The players of a game summary by seat: the account's name, else the seat's name. */
