@@ -257,6 +257,10 @@ def test_play_a_whole_game_against_a_bot_by_clicking(browser: Any, live_server: 
     seen = play_until_over(page, random.Random(1), shots="game", limit=170)
     assert seen == [1, 2, 3], seen
     assert p.locator("#ranking").count()
+    # once the game is over there is nothing to undo or ask for: those buttons go, the replay's link is there
+    sync_api.expect(p.get_by_role("link", name="Replay", exact=True).first).to_be_visible()
+    for gone in ("Undo", "Hint", "End turn"):
+        sync_api.expect(p.get_by_role("button", name=gone)).to_have_count(0)
     assert not page.errors, page.errors
     # the bot's cards never reached this page
     assert_no_foreign_cards(page, 0, set())

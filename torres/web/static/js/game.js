@@ -521,7 +521,8 @@ export async function gamePage(root, gameId, app) {
         "data-testid": "act-" + a.action.replace(/\s+/g, "-"), onclick: () => send(a.action) }, label));
     }
     const undoable = canUndo();
-    const row = st.seat === null ? h("div", { class: "buttons", id: "action-buttons" }) : h("div", { class: "buttons", id: "action-buttons" }, buttons,
+    // (a spectator, and anyone once the game is over, has nothing to undo or ask: no dead buttons)
+    const row = st.seat === null || view.stage === "over" ? h("div", { class: "buttons", id: "action-buttons" }) : h("div", { class: "buttons", id: "action-buttons" }, buttons,
       h("span", { class: "spacer" }),
       h("button", { type: "button", class: "btn ghost", id: "btn-undo", "data-testid": "undo", disabled: !undoable,
         onclick: () => { if (canUndo()) { conn.undo(); st.sel = null; } } }, "↶ ", t("btn_undo")),
