@@ -414,9 +414,9 @@ def test_the_new_pages_in_german_show_no_english(browser: Any, live_server: str)
 
 
 def test_the_lobby_keeps_a_seeks_buttons_while_others_come_online(people: Any) -> None:
-    """A lobby message that changes only who is online leaves the list of open games as it is: a button under the
-    pointer or holding the keyboard's focus is not replaced (a click on "Start now with bots" was lost that way when
-    other players came and went)."""
+    """A lobby message that changes who is online, or brings another open game, leaves the open games already
+    listed as they are: a button under the pointer or holding the keyboard's focus is not replaced (a click on "Start
+    now with bots" was lost that way when other players came and went)."""
     first = people()
     who = name("hana")
     first.sign_up(who)
@@ -431,6 +431,10 @@ def test_the_lobby_keeps_a_seeks_buttons_while_others_come_online(people: Any) -
     other.sign_up(newcomer)
     expect(p.get_by_role("region", name=re.compile(r"^Online"))).to_contain_text(newcomer)
     assert button.evaluate("el => el.isConnected && document.activeElement === el")
+    open_seek(other.page, rated=False)       # a second open game joins the list above or below Hana's
+    expect(seek_of(p, newcomer)).to_be_visible()
+    assert button.evaluate("el => el.isConnected && document.activeElement === el"), \
+        "another seek's arrival replaced the buttons of the seeks already listed"
     cancel.click()
     expect(seek_of(p, who)).to_have_count(0)
     assert not first.errors, first.errors

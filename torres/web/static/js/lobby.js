@@ -1,7 +1,7 @@
 // The lobby: create an open game (a "seek"), the open games updating live over /ws/lobby, who is online, the
 // account's games in progress ("your turn" first). A {"type": "started"} message takes its players to the game.
 
-import { h, clear, api } from "./dom.js";
+import { h, clear, api, keepUnchanged } from "./dom.js";
 import { t, editionName, levelName } from "./i18n.js";
 import * as store from "./store.js";
 import { session, change, me, sameName, playerLink } from "./session.js";
@@ -144,14 +144,20 @@ export async function lobbyPage(root, navigate) {
         s.note ? h("p", { class: "seek-note" }, s.note) : null),
       h("div", { class: "gi-actions" }, buttons));
   }
+  // The lists keep every item drawn as before (keepUnchanged): a seek's button under the pointer or holding the
+  // keyboard's focus is not replaced when another seek comes or goes or somebody comes online (a click on "Start now
+  // with bots" was lost that way).
+  const seekList = h("ul", { class: "game-list seeks" });
+  const onlineList = h("ul", { class: "online-list" });
   function drawSeeks() {
-    clear(seeksBox).append(h("h2", { id: "open-title" }, t("open_games")), seekErr,
-      st.seeks.length ? h("ul", { class: "game-list seeks" }, st.seeks.map(seekItem)) : h("p", { class: "muted" }, t("no_seeks")));
+    keepUnchanged(seekList, st.seeks.map(seekItem));
+    keepUnchanged(seeksBox, [h("h2", { id: "open-title" }, t("open_games")), seekErr,
+      st.seeks.length ? seekList : h("p", { class: "muted" }, t("no_seeks"))]);
   }
   function drawOnline() {
-    clear(onlineBox).append(h("h2", { id: "online-title" }, t("online_now", { n: st.online.length })),
-      st.online.length ? h("ul", { class: "online-list" }, st.online.map((n) => h("li", {}, h("span", { class: "online-dot", "aria-hidden": "true" }), playerLink(n))))
-        : h("p", { class: "muted" }, t("nobody_online")));
+    keepUnchanged(onlineList, st.online.map((n) => h("li", {}, h("span", { class: "online-dot", "aria-hidden": "true" }), playerLink(n))));
+    keepUnchanged(onlineBox, [h("h2", { id: "online-title" }, t("online_now", { n: st.online.length })),
+      st.online.length ? onlineList : h("p", { class: "muted" }, t("nobody_online"))]);
   }
   async function drawGames() {
     if (!me()) { gamesBox.hidden = true; return; }
@@ -163,18 +169,14 @@ export async function lobbyPage(root, navigate) {
         : h("p", { class: "muted" }, t("no_account_games")));
   }
   let seen = null;
-  // what the lists show now: a list is drawn again only when its content changed, so that a button being clicked or
-  // holding the keyboard's focus is not replaced under the pointer when somebody else comes online
-  let shownSeeks = "", shownOnline = "";
   function show(msg) {
     const fresh = (msg.seeks || []).filter((s) => seen && !seen.has(s.id) && !mineSeek(s));
     if (fresh.length) live.textContent = fresh.map((s) => t("seek_new", { name: s.creator })).join(" ");
     seen = new Set((msg.seeks || []).map((s) => s.id));
     st.seeks = msg.seeks || [];
     st.online = msg.online || [];
-    const seeks = JSON.stringify(st.seeks), online = JSON.stringify(st.online);
-    if (seeks !== shownSeeks) { shownSeeks = seeks; drawSeeks(); }
-    if (online !== shownOnline) { shownOnline = online; drawOnline(); }
+    drawSeeks();
+    drawOnline();
   }
   async function refresh() {
     try { show(await api("/api/lobby")); } catch (e) { /* the socket brings it */ }
