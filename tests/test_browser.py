@@ -278,6 +278,22 @@ def test_play_a_whole_game_against_a_bot_by_clicking(browser: Any, live_server: 
     p.click("#replay-next")
     p.click("#replay-prev")
     assert p.get_attribute("#replay-frame", "data-frame") == "1"
+    # it plays on by itself, frame after frame; "Pause" stays the same button meanwhile, and a click on it stops there
+    p.get_by_role("button", name="Play", exact=True).click()
+    pause = p.get_by_role("button", name="Pause", exact=True)
+    held = pause.element_handle()
+    frame = p.locator("#replay-frame")
+    sync_api.expect(frame).not_to_have_attribute("data-frame", "1")
+    at = frame.get_attribute("data-frame")
+    sync_api.expect(frame).not_to_have_attribute("data-frame", at)       # another frame came
+    assert held.evaluate("el => el.isConnected"), "a new frame replaced the Pause button"
+    pause.click()
+    stopped = frame.get_attribute("data-frame")
+    p.wait_for_timeout(1500)                                             # two frames' time: none comes
+    assert frame.get_attribute("data-frame") == stopped
+    sync_api.expect(p.get_by_role("button", name="Play", exact=True)).to_be_visible()
+    p.click("#replay-first")
+    p.click("#replay-next")
     jumps = p.locator(".replay-scoring")
     assert jumps.count() == 3
     jumps.nth(1).click()

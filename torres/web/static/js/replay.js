@@ -1,7 +1,7 @@
 // The replay viewer: /replay/<id> (a finished game from the server) and /replay (upload a record file).
 // Frame i is the table after i actions (docs/server.md); nothing is secret any more, so all hands show.
 
-import { h, clear, api } from "./dom.js";
+import { h, clear, api, keepUnchanged } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { renderBoard, squaresIn } from "./board.js";
 import * as P from "./panels.js";
@@ -93,6 +93,12 @@ function viewer(root, data, opts) {
   const statusArea = h("div", { class: "status-area", id: "status-area" });
   const controls = h("div", { class: "controls replay-controls", id: "replay-controls", role: "group", "aria-label": t("replay_controls") });
   const side = h("aside", { class: "side", id: "side" });
+  // The controls stay the same elements from frame to frame (keepUnchanged; the slider is moved, not drawn again):
+  // while the replay plays a frame comes every 650 ms, and a click on "Pause" pressed on one button and released on
+  // its replacement was lost.
+  const navRow = h("div", { class: "buttons" });
+  const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: 0, "aria-label": t("replay"),
+    oninput: (ev) => go(Number(ev.target.value)) });
   clear(root).append(h("div", { class: "game-page replay-page", id: "replay-page" },
     statusArea, h("div", { class: "board-col" }, boardBox), controls, side));
 
@@ -120,24 +126,23 @@ function viewer(root, data, opts) {
     const marked = marks && marks.frame === i ? marks : null;
     renderBoard(boardBox, view, { last: marked ? marked.last : i > 0 ? squaresIn(actions[i - 1]) : [], targets: marked ? marked.targets : undefined, names });
     clear(statusArea).append(h("h1", { class: "replay-title" }, opts.title), P.statusPanel(view, { names, mySeat: null }));
-    const slider = h("input", { type: "range", id: "replay-slider", min: 0, max: last, value: i, "aria-label": t("replay"),
-      oninput: (ev) => go(Number(ev.target.value)) });
+    slider.value = String(i);
+    slider.setAttribute("aria-label", t("replay"));
     const btn = (id, label, fn, disabled, title) => h("button", { type: "button", class: "btn", id, "data-testid": id, disabled, title, "aria-label": title || null, onclick: fn },
       title ? h("span", { "aria-hidden": "true" }, label) : label);
-    clear(controls).append(
-      h("div", { class: "buttons" },
-        btn("replay-first", "|◀", () => go(0), i === 0, t("replay_start")),
-        btn("replay-prev", "◀", () => go(i - 1), i === 0, t("replay_prev")),
-        btn("replay-play", timer ? t("replay_pause") : t("replay_play"), play, false),
-        btn("replay-next", "▶", () => go(i + 1), i === last, t("replay_next")),
-        btn("replay-last", "▶|", () => go(last), i === last, t("replay_end")),
-        h("span", { class: "frame-no", id: "replay-frame", "data-frame": i }, t("frame", { i, n: last }))),
-      slider,
+    keepUnchanged(navRow, [
+      btn("replay-first", "|◀", () => go(0), i === 0, t("replay_start")),
+      btn("replay-prev", "◀", () => go(i - 1), i === 0, t("replay_prev")),
+      btn("replay-play", timer ? t("replay_pause") : t("replay_play"), play, false),
+      btn("replay-next", "▶", () => go(i + 1), i === last, t("replay_next")),
+      btn("replay-last", "▶|", () => go(last), i === last, t("replay_end")),
+      h("span", { class: "frame-no", id: "replay-frame", "data-frame": i }, t("frame", { i, n: last }))]);
+    keepUnchanged(controls, [navRow, slider,
       h("div", { class: "buttons" }, scorings.map((k, n) => h("button", { type: "button", class: ["btn", "small", "replay-scoring", i === k ? "on" : null],
         "data-frame": k, "aria-pressed": i === k ? "true" : "false", onclick: () => go(k) }, t("jump_scoring", { n: n + 1 }))),
       h("span", { class: "spacer" }),
       opts.gameId ? h("button", { type: "button", class: "btn small", id: "replay-continue", onclick: () => continueFrom(opts.gameId, i) }, t("sb_continue")) : null,
-      h("a", { class: "btn small", id: "replay-download", href: opts.download.href, download: opts.download.name }, "⬇ ", t("download_record"))));
+      h("a", { class: "btn small", id: "replay-download", href: opts.download.href, download: opts.download.name }, "⬇ ", t("download_record")))]);
 
     const hist = actions.slice(0, i);
     const entries = P.logEntries(hist, actors, names, "all", scorings);
@@ -148,7 +153,7 @@ function viewer(root, data, opts) {
     parts.push(P.playersPanel(view, { names, seats: null, mySeat: null }));
     if (f.hands) parts.push(P.allHandsPanel(f.hands, names));
     parts.push(P.masterPanel(view), P.supplyLine(view), P.logPanel(entries));
-    clear(side).append(...parts.filter(Boolean));
+    keepUnchanged(side, parts);
     if (focusId) {
       const again = document.getElementById(focusId);
       (again && !again.disabled ? again : document.getElementById("replay-slider")).focus({ preventScroll: true });
