@@ -75,17 +75,20 @@ const built = new WeakMap();
  * one, in its place: a redraw that would draw the same controls leaves them as they are, since a click pressed on a
  * control and released on its replacement is lost, and the focus, an opened box or a half-typed entry stay where
  * they are. The comparison is of markup, so a kept control keeps its old listeners: a listener must take what it
- * acts on from its element's markup or from the page's state when it runs, never from a value only it holds. */
+ * acts on from its element's markup or from the page's state when it runs, never from a value only it holds. A child
+ * the page keeps itself (one element passed at every redraw, as a list it fills on its own) stays whatever it shows. */
 export function keepUnchanged(box, children) {
   const fresh = children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false)
     .map((c) => (c instanceof Node ? c : document.createTextNode(String(c))));
   const old = [...box.childNodes];
+  const again = new Set(fresh.filter((node) => node.parentNode === box)); // a box's own part, passed each time
   const unused = new Map(); // markup -> the children built with it, in order (a part that came or went moves the rest)
   for (const node of old) {
     const markup = built.get(node);
-    if (markup !== undefined) unused.set(markup, [...(unused.get(markup) || []), node]);
+    if (markup !== undefined && !again.has(node)) unused.set(markup, [...(unused.get(markup) || []), node]);
   }
   const shown = fresh.map((node) => {
+    if (again.has(node)) return node;
     const markup = node instanceof Element ? node.outerHTML : "#text " + node.textContent;
     const same = unused.get(markup);
     if (same && same.length) return same.shift();
