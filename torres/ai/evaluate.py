@@ -116,7 +116,7 @@ _MASTER_TWO = Weights(later=0.151, reach=0.8345, card=3.7243, reserve=2.6733, ki
 #: inside its look-ahead against the expert, from random openings (SPSA run 25, the mean of its second half), they won
 #: 88.6% of the expert goal's 1,000 deals where the weights above won 85.3%, and 98.0% of the full-width yardstick's
 #: 400 games with cards where those won 96.0% (docs/strength-log.md, issue #34). Without cards they won 74.8% of
-#: that yardstick's 400 where the weights above win 86.0%: the weights are chosen by the rules.
+#: that yardstick's 400 where the weights above win 85.0%: the weights are chosen by the rules.
 #: Castle points standing now count less at later scorings, climbing potential more (the rival's less) and is
 #: discounted more by distance, cards and knights in reserve count less and the king's bonus more.
 MASTER_CARDS_WEIGHTS = replace(_MASTER_TWO, later=0.1076, reach=1.2542, card=2.6835, reserve=2.2968, king=0.8837,
