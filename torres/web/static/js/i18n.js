@@ -379,7 +379,7 @@ const DE = {
   resign_note: "Ein Bot übernimmt Ihren Platz und spielt ihn zu Ende.",
   resign_note_rated: "Ein Bot übernimmt Ihren Platz und spielt ihn zu Ende; für die Wertung werden Sie Letzter.",
   btn_rematch: "Revanche", new_ratings: "Neue Wertungen",
-  ratings_leavers: "Für die Wertungen steht, wessen Platz an einen Bot ging (Zeit abgelaufen oder aufgegeben), hinter allen, die weitergespielt haben, wer zuerst ging, ganz hinten.",
+  ratings_leavers: "Für die Wertungen landet, wessen Platz an einen Bot ging (Zeit abgelaufen oder aufgegeben), hinter allen, die weitergespielt haben – wer zuerst ging, ganz hinten.",
 };
 
 /** Card names and texts (English: the Rio Grande wording of torres/engine/cards.py; German: the Ravensburger rulebook). */
