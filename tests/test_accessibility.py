@@ -285,6 +285,12 @@ def test_axe_finds_nothing_serious_on_any_page(browser: Any, live_server: str, t
         p.goto(live_server + "/leaderboard")
         check("leaderboard", lambda: expect(p.get_by_role("heading", level=1)).to_have_text("Leaderboard"))
 
+    # on a phone the header's links are behind its menu button
+    p.set_viewport_size({"width": 390, "height": 844})
+    p.get_by_role("button", name="Menu").click()
+    check("the header's menu, open on a phone",
+          lambda: expect(p.get_by_role("navigation", name="Main").get_by_role("link", name="Puzzles")).to_be_visible())
+
     assert not player.errors, player.errors
     assert {k: v for k, v in found.items() if v} == {}, json.dumps(found, indent=1)
 

@@ -542,6 +542,50 @@ def test_german_page_shows_german(browser: Any, live_server: str) -> None:
     p.wait_for_selector("#rules[lang='de']")
 
 
+def test_the_header_folds_its_links_into_a_menu_where_they_do_not_fit(browser: Any, live_server: str) -> None:
+    """Cut off at the window's edge, the header's last links (the puzzles, the analysis board) could not be reached
+    at all below about 1,000 pixels: there they fold into a menu behind a button."""
+    page = Page(browser, viewport=PHONE)
+    p = page.page
+    p.goto(live_server + "/")
+    nav = p.get_by_role("navigation", name="Main")
+    menu = p.get_by_role("button", name="Menu")
+    puzzles = nav.get_by_role("link", name="Puzzles")
+    sync_api.expect(menu).to_have_attribute("aria-expanded", "false")
+    sync_api.expect(puzzles).to_be_hidden()
+    assert p.evaluate("document.getElementById('header').scrollWidth <= innerWidth")
+    menu.click()
+    sync_api.expect(menu).to_have_attribute("aria-expanded", "true")
+    for name in ("Home", "Rules", "Lobby", "Leaderboard", "Replay a record", "Analysis board", "Puzzles", "Log in",
+                 "Sign up"):
+        sync_api.expect(nav.get_by_role("link", name=name)).to_be_visible()
+    p.keyboard.press("Escape")                 # closes it, the focus back on its button
+    sync_api.expect(puzzles).to_be_hidden()
+    sync_api.expect(menu).to_be_focused()
+    menu.click()
+    p.mouse.click(3, PHONE["height"] - 40)      # a click elsewhere (the page's margin, below the menu) closes it
+    sync_api.expect(menu).to_have_attribute("aria-expanded", "false")
+    menu.click()
+    puzzles.click()                            # following a link closes it
+    p.wait_for_url("**/puzzles")
+    sync_api.expect(menu).to_have_attribute("aria-expanded", "false")
+    sync_api.expect(puzzles).to_be_hidden()
+    # at any width, every link is either whole on the line or behind the button
+    clipped = """() => { const nav = document.getElementById('site-nav'), right = nav.getBoundingClientRect().right;
+        return [...nav.querySelectorAll('a, button')].filter((a) => a.offsetParent
+            && a.getBoundingClientRect().right > right + 0.5).map((a) => a.textContent); }"""
+    for width in (1366, 1024, 960, 900, 800, 600):
+        p.set_viewport_size({"width": width, "height": 800})
+        p.wait_for_function("() => !document.getElementById('header').classList.contains('nav-open')")
+        p.wait_for_timeout(100)                # the refit waits for the next frame
+        assert p.evaluate(clipped) == [], width
+        assert menu.is_visible() != puzzles.is_visible(), width
+    p.set_viewport_size(DESKTOP)
+    sync_api.expect(menu).to_be_hidden()
+    sync_api.expect(puzzles).to_be_visible()
+    page.context.close()
+
+
 def test_phone_viewport_has_no_horizontal_scroll(browser: Any, live_server: str) -> None:
     page = Page(browser, viewport=PHONE)
     p = page.page

@@ -22,6 +22,7 @@ export function navigate(path, replace = false) {
 
 async function route() {
   const token = ++routeToken;
+  openMenu(false);
   cleanup();
   cleanup = () => {};
   document.title = t("app_title");
@@ -62,25 +63,73 @@ function notFound(root) {
 }
 
 // ---- header ----
+// Where the links do not fit on one line (a phone, a narrow window, a long name or the German labels), they fold
+// into a menu behind a button: cut off, the last ones could not be reached at all.
 function header() {
   const el = document.getElementById("header");
+  const account = me()
+    ? [h("a", { href: "/account", "data-link": "", id: "nav-account", title: t("account") }, me().username),
+      h("button", { type: "button", class: "linkish", id: "nav-logout", onclick: () => import("./account.js").then((a) => a.logOut(navigate)) }, t("logout"))]
+    : [h("a", { href: "/login", "data-link": "", id: "nav-login" }, t("login")), h("a", { href: "/signup", "data-link": "", id: "nav-signup" }, t("signup"))];
+  const toggle = h("button", { type: "button", class: "nav-toggle", id: "nav-menu", "aria-expanded": "false", "aria-controls": "site-nav",
+    onclick: () => openMenu(toggle.getAttribute("aria-expanded") !== "true") },
+  h("span", { class: "nav-toggle-bars", "aria-hidden": "true" }), t("menu"));
   clear(el).append(
     h("a", { href: "/", "data-link": "", class: "brand", id: "brand" }, h("span", { class: "brand-mark", "aria-hidden": "true" }, "♜"), " Torres"),
-    h("nav", {}, h("a", { href: "/", "data-link": "", id: "nav-home" }, t("nav_home")),
+    toggle,
+    h("nav", { id: "site-nav", "aria-label": t("nav_main") }, h("a", { href: "/", "data-link": "", id: "nav-home" }, t("nav_home")),
       h("a", { href: "/rules", "data-link": "", id: "nav-rules" }, t("nav_rules")),
       h("a", { href: "/lobby", "data-link": "", id: "nav-lobby" }, t("nav_lobby")),
       h("a", { href: "/leaderboard", "data-link": "", id: "nav-leaderboard" }, t("leaderboard")),
       h("a", { href: "/replay", "data-link": "", id: "nav-replay" }, t("nav_replay")),
       h("a", { href: "/board/edit", "data-link": "", id: "nav-board" }, t("nav_board")),
-      h("a", { href: "/puzzles", "data-link": "", id: "nav-puzzles" }, t("nav_puzzles"))),
-    h("div", { class: "who-am-i" }, me()
-      ? [h("a", { href: "/account", "data-link": "", id: "nav-account", title: t("account") }, me().username),
-      h("button", { type: "button", class: "linkish", id: "nav-logout", onclick: () => import("./account.js").then((a) => a.logOut(navigate)) }, t("logout"))]
-      : [h("a", { href: "/login", "data-link": "", id: "nav-login" }, t("login")), h("a", { href: "/signup", "data-link": "", id: "nav-signup" }, t("signup"))]),
+      h("a", { href: "/puzzles", "data-link": "", id: "nav-puzzles" }, t("nav_puzzles")),
+      h("div", { class: "who-am-i" }, account)),
     h("div", { class: "lang", role: "group", "aria-label": t("lang") },
       ["en", "de"].map((l) => h("button", { type: "button", id: "lang-" + l, "data-testid": "lang-" + l, class: getLang() === l ? "on" : null,
         "aria-pressed": getLang() === l ? "true" : "false", onclick: () => setLang(l) }, l.toUpperCase()))));
+  fitHeader();
 }
+
+/** Folds the links into the menu where they overflow their line, unfolds them where they fit. */
+function fitHeader() {
+  const el = document.getElementById("header");
+  const nav = document.getElementById("site-nav");
+  if (!nav) return;
+  const wasCompact = el.classList.contains("compact");
+  el.classList.remove("compact");  // measured on one line: no frame is painted in between
+  const compact = nav.scrollWidth > nav.clientWidth;
+  el.classList.toggle("compact", compact);
+  if (wasCompact && !compact) openMenu(false);
+}
+
+function openMenu(open) {
+  const el = document.getElementById("header");
+  const toggle = document.getElementById("nav-menu");
+  if (!toggle) return;
+  el.classList.toggle("nav-open", open);
+  toggle.setAttribute("aria-expanded", open ? "true" : "false");
+}
+
+let fitPending = false;
+window.addEventListener("resize", () => {
+  if (fitPending) return;
+  fitPending = true;
+  requestAnimationFrame(() => { fitPending = false; fitHeader(); });
+});
+if (document.fonts) document.fonts.ready.then(fitHeader);
+// the menu closes as a link in it is followed, on Escape (the focus back on its button), and on a click elsewhere
+document.addEventListener("keydown", (ev) => {
+  const el = document.getElementById("header");
+  if (ev.key !== "Escape" || !el.classList.contains("nav-open")) return;
+  const inMenu = el.contains(document.activeElement);
+  openMenu(false);
+  if (inMenu) document.getElementById("nav-menu").focus();
+});
+document.addEventListener("pointerdown", (ev) => {
+  const el = document.getElementById("header");
+  if (el.classList.contains("nav-open") && !el.contains(ev.target)) openMenu(false);
+});
 
 // ---- home ----
 async function homePage(root) {

@@ -7,7 +7,7 @@ const listeners = new Set();
 const EN = {
   app_title: "Torres",
   your_turn_title: "(Your turn) Torres",
-  nav_home: "Home", nav_rules: "Rules", nav_replay: "Replay a record",
+  menu: "Menu", nav_main: "Main", nav_home: "Home", nav_rules: "Rules", nav_replay: "Replay a record",
   loading: "Loading…", not_found: "No such game.", error: "Something went wrong: {msg}",
   new_game: "New game", players: "Players", edition: "Edition", card_mode: "Card decks",
   card_mode_default: "as the edition says", card_mode_own: "own deck per player", card_mode_common: "one common deck",
@@ -194,7 +194,7 @@ const EN = {
 const DE = {
   app_title: "Torres",
   your_turn_title: "(Sie sind am Zug) Torres",
-  nav_home: "Start", nav_rules: "Regeln", nav_replay: "Partie ansehen",
+  menu: "Menü", nav_main: "Hauptmenü", nav_home: "Start", nav_rules: "Regeln", nav_replay: "Partie ansehen",
   loading: "Lädt…", not_found: "Dieses Spiel gibt es nicht.", error: "Etwas ist schiefgegangen: {msg}",
   new_game: "Neues Spiel", players: "Spieler", edition: "Ausgabe", card_mode: "Kartenstapel",
   card_mode_default: "wie in der Ausgabe", card_mode_own: "eigener Stapel je Spieler", card_mode_common: "ein gemeinsamer Stapel",
