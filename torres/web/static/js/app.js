@@ -27,6 +27,7 @@ async function route() {
   cleanup = () => {};
   document.title = t("app_title");
   const path = location.pathname.replace(/\/+$/, "") || "/";
+  markCurrentLink();
   // Each page draws into a box of its own: one still loading when the next is asked for draws into a box that has
   // left the document, and cannot cover the page the person went on to.
   const root = h("div", { class: "view" });
@@ -88,6 +89,7 @@ function header() {
     h("div", { class: "lang", role: "group", "aria-label": t("lang") },
       ["en", "de"].map((l) => h("button", { type: "button", id: "lang-" + l, "data-testid": "lang-" + l, class: getLang() === l ? "on" : null,
         "aria-pressed": getLang() === l ? "true" : "false", onclick: () => setLang(l) }, l.toUpperCase()))));
+  markCurrentLink();
   fitHeader();
 }
 
@@ -101,6 +103,17 @@ function fitHeader() {
   const compact = nav.scrollWidth > nav.clientWidth;
   el.classList.toggle("compact", compact);
   if (wasCompact && !compact) openMenu(false);
+}
+
+/** The header's link to the page shown, or to the part of the site it is in (a puzzle: Puzzles), says so
+ *  (aria-current), to the eye and to a screen reader. */
+function markCurrentLink() {
+  const path = location.pathname.replace(/\/+$/, "") || "/";
+  for (const a of document.querySelectorAll("#site-nav a")) {
+    const href = a.getAttribute("href");
+    if (href === path || (href !== "/" && path.startsWith(href + "/"))) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
 }
 
 function openMenu(open) {
