@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from conftest import fresh_postgres_database
 from fastapi.testclient import TestClient
 
 from torres.server.app import create_app
@@ -13,6 +14,7 @@ from torres.server.inputs import MAX_BODY_BYTES
 from torres.server.protocol import Limits
 from torres.server.rooms import progress_of, replay_state
 
+from test_lobby import sign_up
 from test_server import act, hello, join_all, new_game, receive
 
 FAST = Limits(burst=100_000, per_second=100_000)
@@ -125,3 +127,75 @@ def test_a_resent_action_that_meets_a_commit_it_has_not_heard_of_is_acknowledged
         assert room.version == 0
         assert act(ws, action, 0, "lost") == {"type": "ack", "id": "lost", "version": 1}
         assert client.get(f"/api/games/{game['id']}").json()["version"] == 1
+
+
+# --- text no id can hold, and text others read --------------------------------------------------------------
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_database_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[TestClient]:
+    """The app on SQLite and on PostgreSQL, which refuses a NUL byte in text with an error instead of a miss."""
+    def app(url: str) -> TestClient:
+        return TestClient(create_app(url, client_limits=FAST), raise_server_exceptions=False)
+
+    if request.param == "sqlite":
+        with app(f"sqlite:///{tmp_path / 'games.db'}") as c:
+            yield c
+        return
+    with fresh_postgres_database() as url, app(url) as c:
+        yield c
+
+
+ODD_IDS = ["abc%00", "%00", "a%01b", "a%E2%80%AEb", "x" * 65]
+
+
+@pytest.mark.parametrize("odd", ODD_IDS)
+def test_an_id_the_server_cannot_have_made_names_nothing_and_never_reaches_the_database(
+        any_database_client: TestClient, odd: str) -> None:
+    client = any_database_client
+    for path in ("", "/record", "/replay", "/analysis", "/position?at=0"):
+        answer = client.get(f"/api/games/{odd}{path}")
+        assert answer.status_code == 404 and answer.json() == {"detail": "no such game"}, answer.text
+    for path in ("/join", "/analysis"):
+        assert client.post(f"/api/games/{odd}{path}", json={"invite": "x"}).status_code == 404
+    assert client.get(f"/api/games?ids={odd},{odd}").json() == {"games": []}
+    user = sign_up(client, "ann")
+    for path in (f"/api/lobby/{odd}/join", f"/api/lobby/{odd}/leave", f"/api/lobby/{odd}/start"):
+        assert user.post(path).json() == {"detail": "no such open game"}, path
+    assert user.delete(f"/api/lobby/{odd}").status_code == 404
+    assert user.post(f"/api/games/{odd}/rematch").json() == {"detail": "no such game"}
+    with client.websocket_connect(f"/ws/{odd}") as ws:
+        assert ws.receive_json() == {"type": "error", "code": "no_game", "message": "no such game"}
+
+
+@pytest.mark.parametrize("text", ["a\u0000b", "\u202eevil", "\u001b[31mred", "a\u0007", "\ue000"])
+def test_names_and_notes_others_read_refuse_control_and_invisible_characters(any_database_client: TestClient,
+                                                                             text: str) -> None:
+    client = any_database_client
+    seats = [{"kind": "human", "name": text}, {"kind": "bot", "level": "beginner"}]
+    answer = client.post("/api/games", json={"players": 2, "seats": seats})
+    assert answer.status_code == 422 and "not allowed" in answer.json()["detail"][0]["msg"], answer.text
+    user = sign_up(client, "ann")
+    answer = user.post("/api/lobby", {"players": 2, "note": text})
+    assert answer.status_code == 422 and answer.json()["detail"][0]["loc"] == ["body", "note"], answer.text
+
+
+def test_names_keep_what_writing_needs(any_database_client: TestClient) -> None:
+    client = any_database_client
+    name = "Zoë \u0628\u200c\u0627 \U0001F600\u200d\U0001F525"  # a joiner in Persian and in an emoji
+    game = new_game(client, seats=[{"kind": "human", "name": f"  {name}\n"}, {"kind": "bot"}])
+    assert game["game"]["seats"][0]["name"] == name
+    user = sign_up(client, "ann")
+    made = user.post("/api/lobby", {"players": 2, "note": "come\tand  play"})
+    assert made.status_code == 201 and made.json()["seek"]["note"] == "come and play"
+
+
+def test_a_message_id_with_a_control_character_is_a_bad_message_and_changes_nothing(
+        any_database_client: TestClient) -> None:
+    client = any_database_client
+    game = new_game(client)
+    tokens = join_all(client, game)
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        first = hello(ws, 0, tokens[0])["view"]["legal"][0]["action"]
+        ws.send_json({"type": "act", "id": "a\u0000b", "version": 0, "action": first})
+        answer = receive(ws, "error")
+        assert answer["code"] == "bad_message" and "printable" in answer["message"]
+        assert act(ws, first, 0, "fine")["version"] == 1  # the socket and the game go on

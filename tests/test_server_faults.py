@@ -33,7 +33,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from torres.engine import GameState
 from torres.engine.view import SeatView
 from torres.server.app import create_app
-from torres.server.bots import choose_in_worker, fallback_action
+from torres.server.bots import ON_DEMAND_WAITING, BotPool, Busy, choose_in_worker, fallback_action
 from torres.server.protocol import Limits
 
 #: Scripted players act far faster than people (the flood limit has its own test).
@@ -530,3 +530,45 @@ def test_a_bot_past_its_time_is_replaced_and_the_server_serves_other_games_meanw
         while player.version < 4:
             player.step()
     assert player.view["actors"][:3] == [0, 1, 1] and not bot_failures(caplog, fresh)
+
+
+def slow_hint(view: SeatView, seed: int) -> tuple[list[str], str]:
+    """Runs in the worker process: a hint that takes a while, as the master's search does."""
+    time.sleep(0.3)
+    return [], f"hint {seed}"
+
+
+def test_hints_asked_for_at_once_wait_their_turn_a_few_at_a_time_and_the_rest_are_refused() -> None:
+    # One page that asked for many hints at once queued them all ahead of every game's bots (an outside probe:
+    # sixteen, and the bots of other games ran out of time and played at random). Now a worker runs one hint at a
+    # time, ON_DEMAND_WAITING wait for it, and the rest are told the server is busy; the games' bots never wait in
+    # that line.
+    async def ask() -> list[object]:
+        pool = BotPool(workers=1)
+        pool.hint_worker = slow_hint
+        view = GameState(2, 1).view(0)
+        try:
+            return await asyncio.gather(*(pool.hint("g", view, seed=i) for i in range(ON_DEMAND_WAITING + 4)),
+                                        return_exceptions=True)
+        finally:
+            pool.close()
+
+    answers = asyncio.run(ask())
+    assert [type(a).__name__ for a in answers] == ["tuple"] * (1 + ON_DEMAND_WAITING) + ["Busy"] * 3
+    assert [a for a in answers if isinstance(a, tuple)] == [([], f"hint {i}") for i in range(1 + ON_DEMAND_WAITING)]
+
+
+def test_a_hint_refused_as_busy_is_told_to_its_page(app_client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    async def busy(*args: object, **kwargs: object) -> tuple[list[str], str]:
+        raise Busy("the server's bots are busy: ask again in a moment")
+
+    monkeypatch.setattr(app_client.app.state.driver.pool, "hint", busy)  # type: ignore[attr-defined]
+    game, tokens = create(app_client, [{"kind": "human"}, {"kind": "bot", "level": "beginner"}])
+    with app_client.websocket_connect(f"/ws/{game}") as ws:
+        ws.send_json({"type": "hello", "seat": 0, "token": tokens[0]})
+        assert ws.receive_json()["type"] == "welcome"
+        ws.send_json({"type": "hint", "id": "h1"})
+        answer = ws.receive_json()
+        while answer["type"] != "rejected":
+            answer = ws.receive_json()
+    assert answer["id"] == "h1" and answer["code"] == "busy" and "ask again" in answer["message"]

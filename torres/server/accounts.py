@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sqlalchemy import case, delete, select, update
 from sqlalchemy.exc import IntegrityError
 
-from .inputs import StrictJSONRoute, answers
+from .inputs import URL_SAFE, StrictJSONRoute, answers
 from .services import Services
 from .store import (
     AccountRow, LoginFailureRow, PresenceRow, RatingRow, SeatRow, SeekPlayerRow, SeekRow, SessionRow, Store,
@@ -62,9 +62,6 @@ WRONG_LOG_IN = "wrong username or password"
 DELETED_PREFIX = "deleted-"
 DELETED_SEAT_NAME = "Deleted player"
 USERNAME = re.compile(r"[A-Za-z0-9_-]{3,24}")
-#: The alphabet of usernames, game ids and tokens (``secrets.token_urlsafe``): nothing else is looked up, so no
-#: control character (PostgreSQL refuses NUL in text) ever reaches the database.
-URL_SAFE = r"^[A-Za-z0-9_-]+$"
 #: A cookie value longer than this is not one of ours (ours are 43 characters): it is ignored unhashed.
 MAX_COOKIE_CHARS = 100
 

@@ -25,7 +25,7 @@ from ..ai.collector import settle
 from ..engine.state import GameState
 from ..records import record_of
 from .bots import start_worker
-from .inputs import answers
+from .inputs import GameId, answers
 from .protocol import LEVELS
 from .services import Loop, Services
 from .store import AnalysisRow, Store, now
@@ -234,7 +234,7 @@ def install(app: FastAPI, services: Services) -> None:
     level_query = Query(DEFAULT_LEVEL, max_length=16, description=f"the judging level: {', '.join(LEVELS)}")
 
     @app.post("/api/games/{game_id}/analysis", status_code=202, responses=answers(400, 403, 404))
-    async def start_analysis(game_id: str, response: Response, level: str = level_query) -> dict[str, Any]:
+    async def start_analysis(game_id: GameId, response: Response, level: str = level_query) -> dict[str, Any]:
         """Start the analysis of a finished game by ``level`` (or give the one stored): 202 while it runs, 200
         with the analysis once done."""
         level = _level(level)
@@ -248,7 +248,7 @@ def install(app: FastAPI, services: Services) -> None:
         return state
 
     @app.get("/api/games/{game_id}/analysis", responses=answers(400, 403, 404))
-    async def get_analysis(game_id: str, level: str = level_query) -> dict[str, Any]:
+    async def get_analysis(game_id: GameId, level: str = level_query) -> dict[str, Any]:
         """The analysis by ``level``: ``status`` none, running (``done`` of ``total`` turns), done (with
         ``analysis``) or failed (with ``error``)."""
         level = _level(level)

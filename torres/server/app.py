@@ -25,7 +25,7 @@ from ..engine.state import GameState
 from ..records import RecordError, record_of
 from .bots import SPEEDS, BotDriver, BotPool, start_worker
 from .bus import make_bus
-from .inputs import BodyLimit, StrictJSONRoute, answers, validation_problem
+from .inputs import BodyLimit, GameId, StrictJSONRoute, answers, is_id, validation_problem
 from .protocol import CLIENT_LIMITS, LEVELS, Limits, NewGame, handle_socket
 from .replays import replay_of_record, replay_of_state
 from .rooms import Room, Rooms, dumps, progress_of, summary_json
@@ -192,7 +192,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
 
     @app.get("/api/games")
     async def list_games(ids: str = Query("", max_length=2000)) -> dict[str, Any]:
-        wanted = [i for i in ids.split(",") if i][:100]
+        wanted = [i for i in ids.split(",") if is_id(i)][:100]
         out = []
         for stored, progress in await store.call(store.listed, wanted):
             room = rooms.loaded_room(stored.id)
@@ -203,12 +203,12 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
         return {"games": out}
 
     @app.get("/api/games/{game_id}", responses=answers(404))
-    async def game_summary(game_id: str) -> dict[str, Any]:
+    async def game_summary(game_id: GameId) -> dict[str, Any]:
         async with room_or_404(game_id) as room:
             return room.summary()
 
     @app.post("/api/games/{game_id}/join", responses=answers(400, 404, 409))
-    async def join(game_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def join(game_id: GameId, body: dict[str, Any]) -> dict[str, Any]:
         invite = body.get("invite")
         if not isinstance(invite, str) or not 1 <= len(invite) <= 200:
             raise HTTPException(400, "an invite code is a string")
@@ -223,7 +223,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
             return {"seat": seat, "token": token}
 
     @app.get("/api/games/{game_id}/record", responses=answers(403, 404))
-    async def record(game_id: str) -> JSONResponse:
+    async def record(game_id: GameId) -> JSONResponse:
         async with room_or_404(game_id) as room:
             if not room.state.is_over():
                 raise HTTPException(403, "a record holds the seed: it is served once the game is finished")
@@ -231,7 +231,7 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
                                 headers={"Content-Disposition": f'attachment; filename="torres-{game_id}.json"'})
 
     @app.get("/api/games/{game_id}/replay", responses=answers(403, 404))
-    async def replay(game_id: str) -> Response:
+    async def replay(game_id: GameId) -> Response:
         async with room_or_404(game_id) as room:
             if not room.state.is_over():
                 raise HTTPException(403, "replays are for finished games")
@@ -260,6 +260,10 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
     async def socket(websocket: WebSocket, game_id: str) -> None:
         account = await accounts.account_of_socket(websocket)  # its cookie's account opens that account's seats
         await websocket.accept()
+        if not is_id(game_id):
+            await websocket.send_json({"type": "error", "code": "no_game", "message": "no such game"})
+            await websocket.close(code=4404)
+            return
         # The socket holds its room from the accept on, greeted or not, so the room stays the one live copy.
         async with rooms.hold(game_id) as room:
             if room is None:

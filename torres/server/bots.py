@@ -9,6 +9,7 @@ action by a simpler one in the server process, and the failure is logged; the ga
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import functools
 import logging
@@ -19,7 +20,7 @@ import zlib
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, AsyncIterator, Callable
 
 from ..ai.base import Bot, make_bot
 from ..ai.collector import settle, tune_for_search
@@ -44,6 +45,9 @@ FALLBACK_LEVEL = "random"
 LOCK_RETRY_SECONDS = 0.5
 #: Bots a worker keeps between actions (least recently used dropped first).
 WORKER_CACHE = 512
+#: Work a person asks for (hints, the analysis board's bots) waiting for a worker beyond those running, per worker;
+#: more is refused as :class:`Busy` (docs/server.md).
+ON_DEMAND_WAITING = 4
 
 _worker_bots: OrderedDict[tuple[str, int, str, int], Bot] = OrderedDict()
 
@@ -106,20 +110,35 @@ def fallback_action(seed: int, view: SeatView) -> int:
     return make_bot(FALLBACK_LEVEL, seed + len(view.history)).choose(view)
 
 
+class Busy(Exception):
+    """The workers are taken by work people asked for: asked again in a moment, it can be done."""
+
+
 class BotPool:
     """Worker processes for bots and hints; a game always goes to the same worker.
 
     ``worker`` is the function a worker process runs to choose (a top-level function, so it can be pickled by
-    name; :func:`choose_in_worker` unless a test puts a failing one in its place) and ``timeout`` the seconds a
-    bot may take before a simpler bot plays its action instead."""
+    name; :func:`choose_in_worker` unless a test puts a failing one in its place), ``hint_worker`` the one that
+    finds a hint (:func:`hint_in_worker`), and ``timeout`` the seconds a bot may take before a simpler bot plays
+    its action instead.
+
+    The games' bots go straight to their worker. Work a person asks for (a hint, a bot of the analysis board) runs
+    as many calls at a time as there are workers (one, by default: a game's bot waits for that one at most), and
+    at most :data:`ON_DEMAND_WAITING` per worker wait for their turn beyond those; more is refused
+    (:class:`Busy`). A hint is a second of the master's search, and anybody may ask for one: without the bound, a
+    page that asked for many at once queued that many seconds ahead of every game's bots, which then ran out of
+    their time and played at random."""
 
     def __init__(self, workers: int = 1, worker: Callable[[str, int, str, int, SeatView], int] = choose_in_worker,
                  timeout: float = BOT_TIMEOUT) -> None:
         self.workers = max(1, workers)
         self.worker = worker
+        self.hint_worker: Callable[[SeatView, int], tuple[list[str], str]] = hint_in_worker
         self.timeout = timeout
         self._context = multiprocessing.get_context("spawn")
         self._executors: list[ProcessPoolExecutor | None] = [None] * self.workers
+        self._on_demand: asyncio.Semaphore | None = None  # made in the event loop that uses it
+        self._on_demand_waiting = 0
 
     def _slot(self, game_id: str) -> int:
         return zlib.crc32(game_id.encode()) % self.workers
@@ -144,9 +163,32 @@ class BotPool:
             process.terminate()
         executor.shutdown(wait=False, cancel_futures=True)
 
-    async def choose(self, game_id: str, seat: int, level: str, seed: int, view: SeatView) -> int:
+    @contextlib.asynccontextmanager
+    async def _asked_for(self) -> AsyncIterator[None]:
+        """A turn for work a person asked for (see the class), or :class:`Busy`."""
+        if self._on_demand is None:
+            self._on_demand = asyncio.Semaphore(self.workers)
+        if self._on_demand.locked() and self._on_demand_waiting >= ON_DEMAND_WAITING * self.workers:
+            raise Busy("the server's bots are busy: ask again in a moment")
+        self._on_demand_waiting += 1
+        try:
+            await self._on_demand.acquire()
+        finally:
+            self._on_demand_waiting -= 1
+        try:
+            yield
+        finally:
+            self._on_demand.release()
+
+    async def choose(self, game_id: str, seat: int, level: str, seed: int, view: SeatView,
+                     asked_for: bool = False) -> int:
         """The bot's action, or a :data:`FALLBACK_LEVEL` bot's when the bot raises, answers with an illegal
-        action or takes over ``timeout`` seconds (then its worker is replaced); the failure is logged."""
+        action or takes over ``timeout`` seconds (then its worker is replaced); the failure is logged.
+        ``asked_for``: a person asked for it (the analysis board), not a game's turn: it waits for its turn or is
+        refused (:class:`Busy`), as a hint is."""
+        if asked_for:
+            async with self._asked_for():
+                return await self.choose(game_id, seat, level, seed, view)
         loop = asyncio.get_running_loop()
         executor = self._executor(game_id)
         try:
@@ -175,14 +217,16 @@ class BotPool:
         return fallback_action(seed, view)
 
     async def hint(self, game_id: str, view: SeatView, seed: int) -> tuple[list[str], str]:
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._executor(game_id), hint_in_worker, view, seed)
-        try:
-            return await asyncio.wait_for(future, BOT_TIMEOUT)
-        except asyncio.CancelledError:
-            if _cancelling():
-                raise
-            raise RuntimeError("the hint's worker was replaced") from None
+        """The master's suggestion for the seat of ``view``; :class:`Busy` when too many wait already."""
+        async with self._asked_for():
+            loop = asyncio.get_running_loop()
+            future = loop.run_in_executor(self._executor(game_id), self.hint_worker, view, seed)
+            try:
+                return await asyncio.wait_for(future, BOT_TIMEOUT)
+            except asyncio.CancelledError:
+                if _cancelling():
+                    raise
+                raise RuntimeError("the hint's worker was replaced") from None
 
     def close(self) -> None:
         for executor in self._executors:

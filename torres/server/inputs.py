@@ -5,22 +5,85 @@
   so an echo of one in an error message or a replay used to fail as a 500.
 - **Bodies** are at most :data:`MAX_BODY_BYTES`; a longer one is refused with 413 before it is read into memory.
 - **Malformed requests** get a 422 that names what is wrong, whatever the request held.
+- **Ids** in a path (:data:`GameId`, :data:`SeekId`, :func:`is_id`) are what the server makes them of, URL-safe
+  letters and digits: any other text names nothing (404), and never reaches the database (PostgreSQL refuses a NUL byte
+  in text with an error, which was a 500 where SQLite found nothing).
+- **Text other people read** (a seat's name, a seek's note: :data:`OneLine`) is one line without control or
+  invisible formatting characters (a NUL, an escape sequence, a right-to-left override that reverses what follows).
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Coroutine
+import re
+import unicodedata
+from typing import Annotated, Any, Callable, Coroutine
 
-from fastapi import Request, Response
+from fastapi import Depends, HTTPException, Path, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from pydantic import BaseModel
+from pydantic import AfterValidator, BaseModel
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: The largest request body the server reads (a game record of the longest game is far smaller).
 MAX_BODY_BYTES = 512 * 1024
+
+#: What the server's ids (``secrets.token_urlsafe``) and usernames are made of.
+URL_SAFE = r"^[A-Za-z0-9_-]+$"
+#: The longest id the server makes is 12 characters; some room is left for ids made by another version.
+MAX_ID_LENGTH = 64
+_ID = re.compile(r"[A-Za-z0-9_-]{1,%d}" % MAX_ID_LENGTH)
+
+
+
+def is_id(text: str) -> bool:
+    """Whether ``text`` could be an id the server made."""
+    return _ID.fullmatch(text) is not None
+
+
+def _game_id(game_id: Annotated[str, Path(description="a game's id")]) -> str:
+    if not is_id(game_id):
+        raise HTTPException(404, "no such game")
+    return game_id
+
+
+def _seek_id(seek_id: Annotated[str, Path(description="an open game's id in the lobby")]) -> str:
+    if not is_id(seek_id):
+        raise HTTPException(404, "no such open game")
+    return seek_id
+
+
+#: A game's or an open game's id in a path: one the server cannot have made names nothing (404), as one it did not
+#: make does, and is not looked up.
+GameId = Annotated[str, Depends(_game_id)]
+SeekId = Annotated[str, Depends(_seek_id)]
+
+
+#: Invisible characters of category C that writing needs: the zero-width non-joiner and joiner (Persian, Indic
+#: scripts, emoji sequences).
+_JOINERS = {"\u200c", "\u200d"}
+
+
+def one_line(text: str) -> str:
+    """Text other people read, as they will see it: its runs of white space one space, and no control, private-use,
+    unassigned or invisible formatting character (``ValueError`` names the first)."""
+    line = " ".join(text.split())
+    for char in line:
+        if unicodedata.category(char).startswith("C") and char not in _JOINERS:
+            raise ValueError(f"the character U+{ord(char):04X} ({unicodedata.category(char)}) is not allowed in "
+                             "text others read")
+    return line
+
+
+OneLine = Annotated[str, AfterValidator(one_line)]
+
+
+def printable(text: str) -> str:
+    """A client's id of a message: any printable text (it is stored and sent back), ``ValueError`` otherwise."""
+    if not text.isprintable():
+        raise ValueError("ids are printable text")
+    return text
 
 
 def _not_a_number(token: str) -> float:

@@ -16,17 +16,17 @@ import secrets
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any, AsyncIterator, Literal
+from typing import Annotated, Any, AsyncIterator, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Request, Response, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 
 from ..engine.rules import Rules
 from ..engine.state import GameState
 from . import accounts, clocks
-from .inputs import answers, loads
+from .inputs import GameId, SeekId, answers, loads, one_line
 from .protocol import Limits, NewGame, _Bucket, _receive_text
 from .rooms import Connection, dumps, progress_of, summary_json
 from .services import Services
@@ -77,7 +77,7 @@ class NewSeek(BaseModel):
     rated: bool = False
     clock: clocks.ClockSpec | None = None
     bots: Level | None = Field(None, description="fill the seats still empty at the start with bots of this level")
-    note: str = Field("", max_length=80)
+    note: Annotated[str, Field(max_length=80), AfterValidator(one_line)] = ""  # one line, as the list shows it
 
     @model_validator(mode="after")
     def _rated_needs(self) -> "NewSeek":
@@ -157,7 +157,7 @@ def _open_seeks_of(session: Any, account_id: int) -> int:
 
 def create_seek(store: Store, account_id: int, body: NewSeek, rules: str) -> str:
     clock = clocks.text_of(body.clock) if body.clock is not None else None
-    note = " ".join(body.note.split())  # one line, as the list shows it
+    note = body.note
     seek_id = secrets.token_urlsafe(9)
     stamp = now()
     with store.sessions.begin() as session:
@@ -574,7 +574,7 @@ def install(app: FastAPI, services: Services) -> None:
         return {"id": seek_id, "seek": await store.call(read_seek, store, seek_id)}
 
     @app.post("/api/lobby/{seek_id}/join", responses=answers(401, 403, 404, 409))
-    async def join(seek_id: str, account: accounts.Account = changer) -> dict[str, Any]:
+    async def join(seek_id: SeekId, account: accounts.Account = changer) -> dict[str, Any]:
         # The seat goes to the session's account, whatever the request says.
         start = await run(join_seek, seek_id, account.id)
         game_id = await lobby.start(start) if start is not None else None
@@ -583,19 +583,19 @@ def install(app: FastAPI, services: Services) -> None:
         return {"seek": await store.call(read_seek, store, seek_id), "game": game_id}
 
     @app.post("/api/lobby/{seek_id}/leave", status_code=204, responses=answers(401, 403, 404, 409))
-    async def leave(seek_id: str, account: accounts.Account = changer) -> Response:
+    async def leave(seek_id: SeekId, account: accounts.Account = changer) -> Response:
         await run(leave_seek, seek_id, account.id)
         lobby.changed()
         return Response(status_code=204)
 
     @app.delete("/api/lobby/{seek_id}", status_code=204, responses=answers(401, 403, 404, 409))
-    async def cancel(seek_id: str, account: accounts.Account = changer) -> Response:
+    async def cancel(seek_id: SeekId, account: accounts.Account = changer) -> Response:
         await run(cancel_seek, seek_id, account.id)
         lobby.changed()
         return Response(status_code=204)
 
     @app.post("/api/lobby/{seek_id}/start", responses=answers(401, 403, 404, 409))
-    async def start_now(seek_id: str, account: accounts.Account = changer) -> dict[str, Any]:
+    async def start_now(seek_id: SeekId, account: accounts.Account = changer) -> dict[str, Any]:
         start = await run(claim_start, seek_id, account.id)
         return {"game": await lobby.start(start)}
 
@@ -624,7 +624,7 @@ def install(app: FastAPI, services: Services) -> None:
         return {"games": out}
 
     @app.post("/api/games/{game_id}/rematch", responses=answers(401, 403, 404, 409))
-    async def rematch(game_id: str, account: accounts.Account = changer) -> dict[str, Any]:
+    async def rematch(game_id: GameId, account: accounts.Account = changer) -> dict[str, Any]:
         listed = await store.call(store.listed, [game_id])
         if not listed:
             raise HTTPException(404, f"no game {game_id!r}")

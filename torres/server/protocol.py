@@ -8,10 +8,11 @@ import time
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 from fastapi import WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 
 from ..engine.rules import EDITIONS, CardMode, Rules
-from .inputs import loads
+from .bots import Busy
+from .inputs import loads, one_line, printable
 from .rooms import Connection, Rejected, Room, dumps
 from .store import Store
 
@@ -46,16 +47,15 @@ class SeatSpec(BaseModel):
 
     kind: Literal["human", "bot"] = "human"
     level: Literal["beginner", "casual", "strong", "expert", "master"] | None = None  # bots only; default casual
-    name: Annotated[str, Field(max_length=24)] = ""
+    name: Annotated[str, Field(max_length=24), AfterValidator(one_line)] = ""
 
     @property
     def bot_level(self) -> str:
         return self.level or "casual"
 
     def display_name(self, index: int) -> str:
-        name = " ".join(self.name.split())
-        if name:
-            return name
+        if self.name:
+            return self.name
         return f"{self.bot_level.capitalize()} bot" if self.kind == "bot" else f"Player {index + 1}"
 
 
@@ -95,7 +95,7 @@ class NewGame(BaseModel):
 
 
 # --- the websocket -------------------------------------------------------------------------------------------
-ClientId = Annotated[str, Field(min_length=1, max_length=64)]
+ClientId = Annotated[str, Field(min_length=1, max_length=64), AfterValidator(printable)]
 
 
 class Hello(BaseModel):
@@ -289,6 +289,10 @@ async def _hint(message: HintRequest, connection: Connection, room: Room, pool: 
         return
     try:
         actions, text = await pool.hint(room.id, room.state.view(seat), seed=room.version)
+    except Busy as exc:
+        connection.push(dumps({"type": "rejected", "id": message.id, "code": "busy", "message": str(exc),
+                               "version": room.version}))
+        return
     except Exception:
         log.exception("hint failed in game %s", room.id)
         connection.push(dumps({"type": "rejected", "id": message.id, "code": "hint_failed",
@@ -304,5 +308,5 @@ def _id_of(text: str) -> str | None:
     except ValueError:
         return None
     value = data.get("id") if isinstance(data, dict) else None
-    return value if isinstance(value, str) and 0 < len(value) <= 64 else None
+    return value if isinstance(value, str) and 0 < len(value) <= 64 and value.isprintable() else None
 

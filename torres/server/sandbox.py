@@ -29,7 +29,8 @@ from ..engine.position import from_position, to_position
 from ..engine.rules import Rules
 from ..engine.state import GameState, Stage
 from ..engine.view import SPECTATOR
-from .inputs import answers
+from .bots import Busy
+from .inputs import GameId, answers
 from .services import Services
 from .views import legal_json, view_json
 
@@ -178,7 +179,7 @@ def install(app: FastAPI, services: Services) -> None:
         except Refused as exc:
             raise HTTPException(400, str(exc)) from None
 
-    @app.post("/api/sandbox", responses=answers(400))
+    @app.post("/api/sandbox", responses=answers(400, 503))
     async def sandbox(body: SandboxRequest) -> dict[str, Any]:
         """Replay ``actions`` from ``position`` (each checked by the engine), let the ``bots`` play their seats,
         and give the board: the acting seat's view, its legal actions, every seat's cards and the position
@@ -191,7 +192,11 @@ def install(app: FastAPI, services: Services) -> None:
         while (not state.is_over() and state.current in bots and len(done) < MAX_ACTIONS
                and played < MAX_BOT_ACTIONS):
             seat = state.current
-            action = await pool.choose(key, seat, bots[seat], len(done) * 4 + seat, state.view(seat))
+            try:
+                action = await pool.choose(key, seat, bots[seat], len(done) * 4 + seat, state.view(seat),
+                                           asked_for=True)
+            except Busy as exc:
+                raise HTTPException(503, str(exc)) from None
             state.push(action)
             done.append(format_action(action))
             played += 1
@@ -207,6 +212,8 @@ def install(app: FastAPI, services: Services) -> None:
         try:
             actions, text = await pool.hint(f"sandbox-{secrets.token_hex(8)}", state.view(seat),
                                             seed=len(body.actions))
+        except Busy as exc:
+            raise HTTPException(503, str(exc)) from None
         except Exception:
             raise HTTPException(503, "no suggestion could be found this time: try again") from None
         return {"seat": seat, "actions": actions, "text": text}
@@ -223,7 +230,7 @@ def install(app: FastAPI, services: Services) -> None:
         return sandbox_json(state, [], [])
 
     @app.get("/api/games/{game_id}/position", responses=answers(400, 403, 404))
-    async def game_position(game_id: str, at: int = Query(..., ge=0, le=100_000,
+    async def game_position(game_id: GameId, at: int = Query(..., ge=0, le=100_000,
                                                           description="actions played: frame `at` of the replay")
                             ) -> dict[str, Any]:
         """The full position of a finished game after ``at`` actions (to continue from it on the board)."""

@@ -315,7 +315,7 @@ const DE = {
   player_acting: "am Zug", replay_controls: "Steuerung der Wiederholung", new_game_form: "Neues Spiel",
   srv_no_seat: "Sie haben in diesem Spiel keinen Platz (öffnen Sie Ihren Einladungslink).", srv_not_your_turn: "Sie sind nicht am Zug.",
   srv_stale: "Das Spiel ist inzwischen weiter: die Ansicht wird aktualisiert.", srv_illegal: "Diese Aktion ist jetzt nicht erlaubt.",
-  srv_cannot_undo: "Das lässt sich nicht zurücknehmen.", srv_over: "Das Spiel ist zu Ende.", srv_hint_failed: "Diesmal wurde kein Tipp gefunden.",
+  srv_cannot_undo: "Das lässt sich nicht zurücknehmen.", srv_over: "Das Spiel ist zu Ende.", srv_hint_failed: "Diesmal wurde kein Tipp gefunden.", srv_busy: "Die Bots des Servers sind gerade beschäftigt: fragen Sie gleich noch einmal.",
   srv_duplicate_id: "Diese Nachricht wurde schon verarbeitet.", srv_bad_message: "Der Server konnte die Nachricht nicht lesen.",
   srv_bad_token: "Der Zugangsschlüssel für diesen Platz passt nicht.", srv_too_large: "Die Nachricht war zu groß.", srv_too_many: "Zu viele Nachrichten auf einmal.",
   // der Spielplan (board.js, iso.js, boardkit.js)
