@@ -15,7 +15,7 @@ from torres.server.protocol import Limits
 from torres.server.rooms import progress_of, replay_state
 
 from test_lobby import sign_up
-from test_server import act, hello, join_all, new_game, receive
+from test_server import act, hello, join_all, new_game, play_randomly, receive
 
 FAST = Limits(burst=100_000, per_second=100_000)
 
@@ -199,3 +199,39 @@ def test_a_message_id_with_a_control_character_is_a_bad_message_and_changes_noth
         answer = receive(ws, "error")
         assert answer["code"] == "bad_message" and "printable" in answer["message"]
         assert act(ws, first, 0, "fine")["version"] == 1  # the socket and the game go on
+
+
+def test_a_resent_id_is_acknowledged_only_for_the_change_it_made(client: TestClient) -> None:
+    # A client that reused an id for another change was told that change had been made (an outside probe).
+    game = new_game(client)
+    tokens = join_all(client, game)
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        legal = [m["action"] for m in hello(ws, 0, tokens[0])["view"]["legal"]]
+        assert act(ws, legal[0], 0, "S") == {"type": "ack", "id": "S", "version": 1}
+        other = act(ws, legal[1], 0, "S")
+        assert other["type"] == "rejected" and other["code"] == "duplicate_id", other
+        ws.send_json({"type": "undo", "id": "S", "version": 0})
+        assert receive(ws, "rejected")["code"] == "duplicate_id"
+        assert act(ws, legal[0].upper(), 0, "S") == {"type": "ack", "id": "S", "version": 1}   # the same, re-sent
+    assert client.get(f"/api/games/{game['id']}").json()["version"] == 1
+
+
+@pytest.mark.parametrize("sent, made, same", [
+    ("keep climb", "keep climb bottom:lift,build", True), ("Keep  CLIMB", "keep climb bottom:lift,build", True),
+    ("keep lift", "keep climb bottom:lift,build", False),
+    ("keep climb bottom:lift,build", "keep climb bottom:build,lift", False),
+    ("c5-c6", "c5-c6", True), ("C5 - C6", "c5-c6", False), ("end", "score", False), ("nonsense", "end", False)])
+def test_a_resent_keep_in_short_is_the_keep_stored_in_full(sent: str, made: str, same: bool) -> None:
+    from torres.server.rooms import _same_change
+    assert _same_change("act", sent, "act", made) is same
+    assert not _same_change("undo", None, "act", made)
+
+
+def test_the_bot_speed_of_a_finished_game_stays_as_it_was(client: TestClient) -> None:
+    game = new_game(client, hotseat=True, bot_speed="normal")
+    tokens = {int(k): v for k, v in game["tokens"].items()}
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        play_randomly(ws, tokens, seed=3)
+        ws.send_json({"type": "speed", "value": "fast"})
+        assert receive(ws, "error")["code"] == "over"
+    assert client.get(f"/api/games/{game['id']}").json()["bot_speed"] == "normal"

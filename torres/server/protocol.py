@@ -272,6 +272,9 @@ async def _dispatch(text: str, connection: Connection, room: Room, store: Store,
         if connection.seat is None:
             connection.push(_error("no_seat", "spectators cannot change the bot speed"))
             return
+        if room.state.is_over():
+            connection.push(_error("over", "the game is over: no bot plays any more"))
+            return
         await store.call(store.set_bot_speed, room.id, message.value)
         await room.seats_changed(store, made_here=True)
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, AsyncIterator, Awaitable, Callable
 
+from ..engine.actions import parse_action_id
+from ..engine.cards import Card
 from ..engine.rules import Rules
 from ..engine.state import GameState, IllegalActionError
 from . import clocks
@@ -102,6 +104,29 @@ class Connection:
 
 def dumps(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"))
+
+
+def _same_change(kind: str, text: str | None, made_kind: str, made_action: str) -> bool:
+    """Whether a message (``kind``: act or undo; an act's ``text``) asks for the change committed as ``made_kind``
+    and ``made_action`` (as stored: the engine's notation, in full)."""
+    if kind != made_kind:
+        return False
+    if text is None:  # an undo
+        return True
+    try:
+        sent, made = parse_action_id(text), parse_action_id(made_action)
+    except ValueError:
+        return False
+    if sent == made:
+        return True
+    # "keep <card>" alone is stored in full, the other cards put back as the rules say (GameState.parse)
+    words, made_words = text.lower().split(), made_action.lower().split()
+    if len(words) != 2 or words[0] != "keep" or made_words[0] != "keep":
+        return False
+    try:
+        return Card.parse(words[1]) == Card.parse(made_words[1])
+    except ValueError:
+        return False
 
 
 def _ack(sender: Connection | None, client_id: str | None, version: int) -> None:
@@ -202,7 +227,7 @@ class Room:
             action_id = action.id
             return _Change(str(action), do=lambda: self.state.push(action_id, check=False), undo=self.state.pop)
 
-        return await self._change(store, seat, client_id, version, sender, "act", change, by_bot)
+        return await self._change(store, seat, client_id, version, sender, "act", change, by_bot, text)
 
     async def undo(self, store: Store, seat: int | None, client_id: str | None, version: int | None,
                    sender: Connection | None = None) -> tuple[int, bool]:
@@ -219,7 +244,7 @@ class Room:
 
     async def _change(self, store: Store, seat: int | None, client_id: str | None, version: int | None,
                       sender: Connection | None, kind: str, change: Callable[[], "_Change"],
-                      by_bot: bool = False) -> tuple[int, bool]:
+                      by_bot: bool = False, text: str | None = None) -> tuple[int, bool]:
         """The one path of every change: seat, re-sent id, turn and version checked; the engine asked
         (``change`` says what to do and how to take it back); committed; applied; acknowledged; then broadcast.
 
@@ -229,7 +254,7 @@ class Room:
         seat = self.check_seat(seat)
         async with self.lock:
             if version is not None and version != self.version:
-                earlier = await self._earlier_commit(store, seat, client_id, version)
+                earlier = await self._earlier_commit(store, seat, client_id, version, kind, text)
                 if earlier is not None:
                     _ack(sender, client_id, earlier)
                     return earlier, False
@@ -253,7 +278,7 @@ class Room:
                 # committed before answering.
                 before = self.version
                 await self._catch_up(store)
-                earlier = await self._earlier_commit(store, seat, client_id, version)
+                earlier = await self._earlier_commit(store, seat, client_id, version, kind, text)
                 if earlier is not None:
                     _ack(sender, client_id, earlier)
                     return earlier, False
@@ -274,17 +299,23 @@ class Room:
         self.on_change(self, True)
         return new_version, True
 
-    async def _earlier_commit(self, store: Store, seat: int, client_id: str | None, version: int | None) -> int | None:
+    async def _earlier_commit(self, store: Store, seat: int, client_id: str | None, version: int | None,
+                              kind: str, text: str | None) -> int | None:
         """The version that an earlier commit of this change produced, if this is a re-sent change (a lost ack).
 
-        A re-send repeats its message, so it names the version it was first made against, one below the version
-        its commit produced; an id committed for some other change is a client's mistake and is refused."""
+        A re-send repeats its message: it names the version it was first made against, one below the version its
+        commit produced, and the same change (``kind``, and an action's ``text``). An id committed for some other
+        change is a client's mistake and is refused: acknowledged, the client would believe a change was made
+        that never was."""
         if client_id is None:
             return None
         found = await store.call(store.find_event, self.id, seat, client_id)
-        if found is None or version is None or found == version + 1:
-            return found
-        raise Rejected("duplicate_id", f"the id {client_id!r} was used for another change (version {found}): "
+        if found is None:
+            return None
+        made, made_kind, made_action = found
+        if version is None or (made == version + 1 and _same_change(kind, text, made_kind, made_action)):
+            return made
+        raise Rejected("duplicate_id", f"the id {client_id!r} was used for another change (version {made}): "
                                        "send every change with a new id")
 
     def _check_seat_and_clock(self, seat: int, by_bot: bool, at: datetime) -> None:

@@ -522,11 +522,12 @@ class Store:
             session.execute(update(GameRow).where(GameRow.id == game_id).values(bot_speed=speed))
 
     # --- events ----------------------------------------------------------------------------------------------
-    def find_event(self, game_id: str, seat: int, client_id: str) -> int | None:
-        """The version an earlier event with this client id produced, if there was one."""
+    def find_event(self, game_id: str, seat: int, client_id: str) -> tuple[int, str, str] | None:
+        """The version an earlier event with this client id produced, its kind and its action, if there was one."""
         with self.sessions() as session:
-            return session.scalar(select(EventRow.version).where(
-                EventRow.game_id == game_id, EventRow.seat == seat, EventRow.client_id == client_id))
+            row = session.execute(select(EventRow.version, EventRow.kind, EventRow.action).where(
+                EventRow.game_id == game_id, EventRow.seat == seat, EventRow.client_id == client_id)).first()
+            return None if row is None else (row[0], row[1], row[2])
 
     def events_after(self, game_id: str, version: int) -> list[tuple[int, int, str, str]]:
         """The events past ``version``, oldest first: (version, seat, kind, action)."""
