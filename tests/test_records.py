@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import random
 from pathlib import Path
 from typing import Any
@@ -290,8 +291,6 @@ def test_a_position_with_a_stack_of_no_blocks_is_refused() -> None:
     """A stack used up leaves a seat's list, so no game holds a stack of 0 blocks; a position string with one was
     loaded, and the move generator then offered "stack 0", an action that does not exist (found by the sandbox's
     random positions as a 500)."""
-    import re
-
     state = GameState(2, 1, Rules.from_text("riogrande"))
     while state.stage is not Stage.TURN:
         state.push(state.legal_action_ids()[0])
@@ -301,3 +300,50 @@ def test_a_position_with_a_stack_of_no_blocks_is_refused() -> None:
     assert broken != text
     with pytest.raises(ValueError, match="a stack holds at least one block"):
         GameState.from_position(broken)
+
+
+def _with(text: str, **fields: str) -> str:
+    """``text`` with some of its fields replaced."""
+    tokens = text.split()
+    for i, token in enumerate(tokens):
+        key = token.partition("=")[0]
+        if key in fields:
+            tokens[i] = f"{key}={fields[key]}"
+    return " ".join(tokens)
+
+
+@pytest.mark.parametrize("fields, why", [
+    ({"stacks": "16|3"}, "at most 15 blocks"),                       # read as the action "block a1"
+    ({"stacks": "100000|3"}, "at most 15 blocks"),
+    ({"turn": "2"}, "turn 0..1"),                                    # a round that never ended
+    ({"ap": "1000000"}, "ap is at most 7"),                          # a second of search per thousand points
+    ({"supply": "200"}, "at most the game's 92 blocks"),
+    ({"stage": "keep", "drawn": "-"}, "a keep stage has 1..3 cards"),  # no legal action at all
+    ({"stage": "keep", "drawn": "grbxy"}, "a keep stage has 1..3 cards"),
+    ({"drawn": "g"}, "only in a keep stage"),
+    ({"stage": "castles"}, "before the first round"),
+    ({"hands": "xxxx|-"}, "2 copies of each card"),
+    ({"stage": "knights"}, "before the first round"),
+])
+def test_a_position_no_game_can_reach_is_refused(fields: dict[str, str], why: str) -> None:
+    """An outside probe loaded each of these on the analysis board: some failed there as a 500, others misled the
+    move generator (a stack of 16 blocks is the action id of a block on a1) or never ended."""
+    state = GameState(2, 3, Rules.from_text("riogrande"))
+    while state.stage is not Stage.TURN or state.phase < 1:
+        state.push(state.legal_action_ids()[-1])
+    text = state.position()
+    GameState.from_position(text)
+    with pytest.raises(ValueError, match=re.escape(why)):
+        GameState.from_position(_with(text, **fields))
+
+
+def test_every_position_of_random_games_of_every_edition_loads_again() -> None:
+    rng = random.Random(5)
+    for g, rules in enumerate(["riogrande", "riogrande:card_mode=common", "ravensburger:master=1", "yucata",
+                               "idw:master=1", "hebrew", "yucata:stack_cap=0", "riogrande:max_buys=0"]):
+        state = GameState(2 + g % 3, g, Rules.from_text(rules))
+        while True:
+            assert GameState.from_position(state.position()).position() == state.position()
+            if state.is_over():
+                break
+            state.push(rng.choice(state.legal_action_ids()))

@@ -15,7 +15,7 @@ card hidden from the viewer.
 from __future__ import annotations
 
 from .cards import N_CARD_TYPES
-from .rules import Rules
+from .rules import MAX_STACK_HEIGHT, CardMode, Rules
 from .squares import parse_square, square_name
 from .state import EMPTY, KING, GameState, Stage
 
@@ -137,34 +137,73 @@ _REQUIRED = ("rules", "n", "seed", "stage", "phase", "round", "turn", "start", "
 
 
 def _check_ranges(state: GameState) -> None:
-    """Reject values no game can reach, so a loaded position never misleads the move generator."""
-    n = state.n
+    """Reject values no game can reach, so a loaded position never misleads the move generator (an outside probe
+    loaded a stack of 16 blocks, which the action ids read as a block on a1; a round whose turn counter had passed
+    its last seat, which never ended; and a million action points, a second of search per thousand)."""
+    n, rules = state.n, state.rules
     problems = []
     if not 0 <= state.phase <= 2:
         problems.append("phase must be 1..3")
     if not 0 <= state.round < len(state.phase_stacks[min(max(state.phase, 0), 2)]):
         problems.append("round out of range for the phase card")
-    if not 0 <= state.start < n or not 0 <= state.turn <= max(n, 8):
-        problems.append("start/turn out of range")
+    # ``turn`` counts the turns taken in the round, or the placements of a setup stage; the knights' placements
+    # have all been made when the king is placed
+    turns = {Stage.CASTLES: len(rules.castles) - 1, Stage.KING_SETUP: n, Stage.OVER: n}.get(state.stage, n - 1)
+    if not 0 <= state.start < n or not 0 <= state.turn <= turns:
+        problems.append(f"start must be 0..{n - 1} and turn 0..{turns} in this stage")
     if state.stack_taken < state.turn_stack:
         problems.append("taken (the turn's stack when taken) cannot be less than stack")
     if state.ap < 0 or state.buys < 0 or state.supply < 0:
         problems.append("ap, buys and supply cannot be negative")
+    if state.ap > rules.action_points + 2:  # a turn's points, and a seven's two more
+        problems.append(f"ap is at most {rules.action_points + 2} (the turn's points and a seven card's two)")
+    if state.supply > rules.blocks_total:
+        problems.append(f"the supply holds at most the game's {rules.blocks_total} blocks")
     if any(s < 0 for s in state.scores):
         problems.append("scores cannot be negative")
     if any(h < 1 for stack in state.stacks for h in stack):
         # (a stack used up leaves the list: a stack of 0 blocks would be offered as "stack 0", no action at all)
         problems.append("a stack holds at least one block")
-    if any(len(k) > state.rules.knights_per_player for k in state.knights):
-        problems.append(f"at most {state.rules.knights_per_player} knights per seat")
+    if any(h > MAX_STACK_HEIGHT for stack in state.stacks for h in stack) or state.stack_taken > MAX_STACK_HEIGHT:
+        problems.append(f"a stack holds at most {MAX_STACK_HEIGHT} blocks")
+    if any(len(k) > rules.knights_per_player for k in state.knights):
+        problems.append(f"at most {rules.knights_per_player} knights per seat")
     if state.king >= 0 and state.occ[state.king] != KING:
         problems.append("the king's square does not show the king")
     if sum(1 for sq in range(64) if state.occ[sq] == KING) > 1:
         problems.append("more than one king")
     if state.master_card >= 8:
         problems.append("master card must be 0..7")
+    if state.stage in (Stage.CASTLES, Stage.KNIGHTS, Stage.KING_SETUP) and (state.phase, state.round) != (0, 0):
+        problems.append("the setup stages come before the first round's first turn")
+    if state.stage is Stage.CASTLES and not rules.master:
+        problems.append("players place the starting castles in the master version only")
+    if state.stage is Stage.KEEP:
+        if rules.card_mode is not CardMode.OWN or not 1 <= len(state.drawn) <= 3:
+            problems.append("a keep stage has 1..3 cards drawn from the seat's own deck")
+    elif state.drawn:
+        problems.append("cards are drawn only in a keep stage")
+    copies = _copies(rules, n)
+    held = [sum(seat[card] for seat in state.hands) + sum(seat[card] for seat in state.discards)
+            for card in range(N_CARD_TYPES)]
+    if any(h > c for h, c in zip(held, copies)):
+        problems.append(f"the game has {max(copies)} copies of each card at most, in hands and discards together")
     if problems:
         raise ValueError("bad position string: " + "; ".join(problems))
+    if not state.is_over() and not state.legal_action_ids():
+        raise ValueError("bad position string: no legal action in a game that is not over")
+
+
+def _copies(rules: Rules, n: int) -> list[int]:
+    """How many of each card the game has (the decks as a new game deals them)."""
+    fresh = GameState(n, 0, rules)
+    copies = [0] * N_CARD_TYPES
+    for card in [c for deck in fresh.decks for c in deck] + fresh.common:
+        copies[card] += 1
+    for hand in fresh.hands:
+        for card, count in enumerate(hand):
+            copies[card] += count
+    return copies
 
 
 def _letters(text: str) -> list[int]:
