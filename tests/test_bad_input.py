@@ -235,3 +235,13 @@ def test_the_bot_speed_of_a_finished_game_stays_as_it_was(client: TestClient) ->
         ws.send_json({"type": "speed", "value": "fast"})
         assert receive(ws, "error")["code"] == "over"
     assert client.get(f"/api/games/{game['id']}").json()["bot_speed"] == "normal"
+
+
+@pytest.mark.parametrize("depth", [40, 500])
+def test_a_record_nested_deeper_than_any_record_is_a_422(client: TestClient, depth: int) -> None:
+    # 500 levels of lists in a record's meta (3.5 KB) failed as a 500: the upload worker could not be handed the
+    # record (pickling recursed too deeply)
+    body = ('{"format": "torres-record", "rules": "riogrande", "players": 2, "seed": 1, "actions": [], "meta": {"x": '
+            + "[" * depth + "]" * depth + "}}")
+    response = client.post("/api/replay", content=body, headers={"content-type": "application/json"})
+    assert response.status_code == 422 and response.json()["detail"][0]["type"] == "json_invalid", response.text

@@ -572,3 +572,37 @@ def test_a_hint_refused_as_busy_is_told_to_its_page(app_client: TestClient, monk
         while answer["type"] != "rejected":
             answer = ws.receive_json()
     assert answer["id"] == "h1" and answer["code"] == "busy" and "ask again" in answer["message"]
+
+
+def endless_hint(view: SeatView, seed: int) -> tuple[list[str], str]:
+    """Runs in the worker process: a hint's search that does not stop by itself."""
+    time.sleep(60)
+    return [], "too late"
+
+
+def test_a_hint_past_its_time_has_its_worker_replaced() -> None:
+    # Its search went on in the worker after the page was told no hint came, and every game's bot on that worker
+    # waited behind it until one of them ran out of time (an outside probe: a position with a million action points).
+    async def ask() -> tuple[BaseException | None, Any, tuple[list[str], str]]:
+        pool = BotPool(workers=1, timeout=1.0)
+        pool.hint_worker = endless_hint
+        view = GameState(2, 1).view(0)
+        first = pool._executor("g")
+        try:
+            try:
+                await pool.hint("g", view, seed=0)
+                error = None
+            except BaseException as exc:  # noqa: BLE001 (the test looks at what came)
+                error = exc
+            processes = list((getattr(first, "_processes", None) or {}).values())
+            pool.hint_worker, pool.timeout = slow_hint, 60.0  # room for a fresh worker to start
+            return error, processes, await pool.hint("g", view, seed=1)
+        finally:
+            pool.close()
+
+    error, processes, after = asyncio.run(ask())
+    assert isinstance(error, asyncio.TimeoutError)
+    for process in processes:
+        process.join(timeout=30)
+        assert not process.is_alive()
+    assert after == ([], "hint 1")

@@ -220,9 +220,15 @@ class BotPool:
         """The master's suggestion for the seat of ``view``; :class:`Busy` when too many wait already."""
         async with self._asked_for():
             loop = asyncio.get_running_loop()
-            future = loop.run_in_executor(self._executor(game_id), self.hint_worker, view, seed)
+            executor = self._executor(game_id)
+            future = loop.run_in_executor(executor, self.hint_worker, view, seed)
             try:
-                return await asyncio.wait_for(future, BOT_TIMEOUT)
+                return await asyncio.wait_for(future, self.timeout)
+            except asyncio.TimeoutError:
+                # the search runs on in its worker, ahead of every game's bots there: the worker is replaced
+                log.error("a hint for game %s took over %g s; its worker is replaced", game_id, self.timeout)
+                self._restart(game_id, executor)
+                raise
             except asyncio.CancelledError:
                 if _cancelling():
                     raise

@@ -97,18 +97,41 @@ def _finite(token: str) -> float:
     return value
 
 
+#: The deepest nesting of arrays and objects the server takes: a record is four levels deep. Deeper values are
+#: refused before anything walks them: at 500 levels, handing a record to the upload worker failed as a 500
+#: (pickling recursed too deeply).
+MAX_DEPTH = 32
+
+
 def loads(data: str | bytes) -> Any:
-    """Parse JSON from outside; every failure is a :class:`json.JSONDecodeError` (JSON nested deeper than the
-    parser goes, a few kilobytes of ``[``, too: not a ``RecursionError``)."""
+    """Parse JSON from outside; every failure is a :class:`json.JSONDecodeError` (JSON nested deeper than
+    :data:`MAX_DEPTH`, or than the parser goes, too: not a ``RecursionError``)."""
     text = data.decode("utf-8", errors="replace") if isinstance(data, (bytes, bytearray)) else data
     try:
-        return json.loads(text, parse_constant=_not_a_number, parse_float=_finite)
+        value = json.loads(text, parse_constant=_not_a_number, parse_float=_finite)
     except json.JSONDecodeError:
         raise
     except RecursionError:
         raise json.JSONDecodeError("nested too deeply", text, 0) from None
     except ValueError as exc:
         raise json.JSONDecodeError(str(exc), text, 0) from None
+    if _too_deep(value):
+        raise json.JSONDecodeError(f"arrays and objects nested more than {MAX_DEPTH} deep", text, 0)
+    return value
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether ``value`` nests arrays and objects more than :data:`MAX_DEPTH` deep (walked level by level, without
+    recursion)."""
+    containers = [value] if isinstance(value, (list, dict)) else []
+    depth = 0
+    while containers:
+        depth += 1
+        if depth > MAX_DEPTH:
+            return True
+        containers = [child for c in containers for child in (c.values() if isinstance(c, dict) else c)
+                      if isinstance(child, (list, dict))]
+    return False
 
 
 class _StrictJSONRequest(Request):
