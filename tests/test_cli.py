@@ -408,3 +408,24 @@ def test_tournament_reports_the_median_and_slowest_turn() -> None:
     strong = sorted(t for r in summary.results for seat, entry in enumerate(r.entries) if entry == 0
                     for t in r.turn_seconds[seat])
     assert rows[0]["p99_turn"] == strong[int(0.99 * len(strong))] and rows[0]["slowest_turn"] == strong[-1]
+
+
+@pytest.mark.parametrize("command, message", [
+    (["hint", "--position", "x", "--budget", "nan"], "--budget"),      # ran for ever
+    (["hint", "--position", "x", "--budget", "inf"], "--budget"),
+    (["hint", "--position", "x", "--iterations", "-3"], "--iterations"),
+    (["selfplay", "--seed", "99999999999999999999999999"], "--seed"),  # a traceback once the game was played
+    (["tournament", "--bots", "random,random", "--games", "-5"], "--games"),  # a table of "-5 games"
+    (["tournament", "--bots", "random,random", "--games", "2", "--jobs", "0"], "--jobs"),
+    (["tournament", "--bots", "random,random", "--games", "2", "--json", "/nonexistent/dir/x.json"],
+     "no such directory"),                                               # a traceback after the games
+    (["bench-ai", "--positions", "0"], "--positions"),
+    (["bench-ai", "--players", "9"], "--players"),
+])
+def test_odd_numbers_and_paths_are_refused_before_any_work(command: list[str], message: str) -> None:
+    """Found by an outside probe: each was a traceback, a silent nonsense result or a command that never ended."""
+    _registered()
+    result = run(*command)
+    assert result.exit_code == 2, result.output
+    assert message in result.output + result.stderr
+    assert "Traceback" not in result.output + result.stderr

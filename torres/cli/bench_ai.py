@@ -97,8 +97,8 @@ def _think_rate(label: str, spec: str, views: list[SeatView], seed: int) -> dict
 
 @app.command("bench-ai")
 def bench_ai(
-    positions: int = typer.Option(6, help="Positions to measure on"),
-    players: int = typer.Option(2, help="Players"),
+    positions: int = typer.Option(6, min=1, max=1000, help="Positions to measure on"),
+    players: int = typer.Option(2, min=2, max=4, help="Players"),
     edition: str = typer.Option("riogrande", help="Edition, with settings"),
     seed: int = typer.Option(0, help="Seed of the sample games"),
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Optional
 
@@ -38,15 +39,17 @@ def hint(
     file: Optional[Path] = typer.Argument(None, help="A position string or a game record (JSON) file"),
     position: Optional[str] = typer.Option(None, help="A position string, e.g. 'torres/1 rules=riogrande ...'"),
     seat: Optional[int] = typer.Option(None, help="The seat to advise (default: the seat to act)"),
-    budget: float = typer.Option(1.0, help="Thinking time in seconds"),
-    iterations: int = typer.Option(0, help="A fixed number of simulations instead (deterministic)"),
-    upto: Optional[int] = typer.Option(None, help="For a record: the position after this many actions"),
+    budget: float = typer.Option(1.0, min=0.01, max=3600.0, help="Thinking time in seconds"),
+    iterations: int = typer.Option(0, min=0, help="A fixed number of simulations instead (deterministic)"),
+    upto: Optional[int] = typer.Option(None, min=0, help="For a record: the position after this many actions"),
     seed: int = typer.Option(0, help="Seed of the search"),
 ) -> None:
     """Suggest the best turn for the seat to act, as the strongest bot sees it from that seat's view."""
     tune_for_search()
     console = Console()
     try:
+        if not math.isfinite(budget):  # (a range lets nan through: it compares false both ways)
+            raise ValueError(f"--budget is a number of seconds, not {budget}")
         state = load_state(file, position, upto)
         result = compute_hint(state, seat, budget, iterations, seed)
     except (ValueError, OSError) as exc:

@@ -17,7 +17,7 @@ from rich.table import Table
 
 from ..ai import Bot, make_bot
 from ..engine import Action, GameState
-from ..records import RecordError, ReplayError, dump_record, read_record, record_of, replay, write_record
+from ..records import MAX_SEED, RecordError, ReplayError, dump_record, read_record, record_of, replay, write_record
 from .app import app
 from .options import CardModeAlias, CardsOption, EditionOption, MasterOption, rules_from_options
 
@@ -51,7 +51,8 @@ def play_bots(state: GameState, bots: list[Bot], stop_after: int | None = None) 
 @app.command()
 def selfplay(
     players: Annotated[int, typer.Option("--players", "-n", min=2, max=4, help="Number of seats (2-4).")] = 2,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Game seed (deals and draws).")] = 0,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=-MAX_SEED, max=MAX_SEED - 1,
+                                      help="Game seed (deals and draws), of 64 bits.")] = 0,
     edition: EditionOption = None,
     master: MasterOption = None,
     cards: CardsOption = None,

@@ -18,6 +18,7 @@ import statistics
 import sys
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 import typer
@@ -269,18 +270,18 @@ def render(summary: Summary, title: str) -> Table:
 @app.command()
 def tournament(
     bots: str = typer.Option(..., help="Comma-separated bots, one per seat, e.g. expert,greedy"),
-    games: int = typer.Option(100, help="Number of games"),
-    players: int = typer.Option(2, help="Players per game (2–4)"),
+    games: int = typer.Option(100, min=1, help="Number of games"),
+    players: int = typer.Option(2, min=2, max=4, help="Players per game (2–4)"),
     edition: EditionOption = None,
     master: MasterOption = None,
     cards: CardsOption = None,
     seed: int = typer.Option(0, help="Base seed: the same seed replays the same games"),
-    jobs: int = typer.Option(1, help="Parallel processes"),
+    jobs: int = typer.Option(1, min=1, help="Parallel processes"),
     json_out: Optional[str] = typer.Option(None, "--json", help="Also write the results as JSON to this file"),
     random_setup: bool = typer.Option(False, "--random-setup", help="Make every decision before the first turn "
                                       "(first knights, king, master castles) at random: without cards a game has "
                                       "no chance at all, and every game between two bots would be the same"),
-    first: int = typer.Option(0, help="Play the seed's games from this one on (game numbers start at 0): the "
+    first: int = typer.Option(0, min=0, help="Play the seed's games from this one on (game numbers start at 0): the "
                               "games a longer run plays there, to finish a stopped match or share one out"),
 ) -> None:
     """Play seeded games between bots with seats rotated; print win rates, scores, speed and ratings."""
@@ -290,6 +291,8 @@ def tournament(
     command = "torres tournament " + " ".join(shlex.quote(a) for a in sys.argv[2:]) if len(sys.argv) > 2 else ""
     try:
         rules_text = rules_from_options(edition, master, cards).to_text()
+        if json_out and not Path(json_out).resolve().parent.is_dir():  # known before the games, not after them
+            raise ValueError(f"--json {json_out}: no such directory")
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True) as progress:
             start = time.perf_counter()
