@@ -262,6 +262,20 @@ def test_illegal_action() -> None:
     assert wrapped.rewards["player_0"] == -1
 
 
+@pytest.mark.parametrize("action", [3.7, 3.0, True, np.bool_(True), "3", None])
+def test_an_action_that_is_not_an_integer_is_refused_not_rounded(action: object) -> None:
+    # int() took 3.7 as action 3 and True as action 1 (an outside probe)
+    env = raw_env(players=2)
+    env.reset(seed=1)
+    before = env.game.position()
+    with pytest.raises(TypeError, match="an action is an integer id"):
+        env.step(action)
+    assert env.game.position() == before
+    legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    env.step(np.int64(legal))  # NumPy's integers are integers
+    assert env.game.history == [legal]
+
+
 def test_openspiel_game() -> None:
     pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed (pip install torres[openspiel])")
     import torres.env.openspiel  # noqa: F401  (registers python_torres)

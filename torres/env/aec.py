@@ -6,6 +6,7 @@ row: ``agent_selection`` is always the seat to act in the game (``game.current``
 
 from __future__ import annotations
 
+import operator
 import random
 from typing import Any
 
@@ -41,6 +42,17 @@ def _rules(rules: str | Rules, card_mode: str | None) -> Rules:
     r = rules if isinstance(rules, Rules) else Rules.from_text(rules)
     return r.replace(card_mode=card_mode) if card_mode is not None else r
 
+
+
+def action_id_of(action: Any) -> int:
+    """An agent's action as an action id: an integer (Python's or NumPy's), never a float or a bool, which
+    ``int()`` would quietly turn into another action (3.7 into 3, True into 1)."""
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError(f"an action is an integer id, not {action!r}")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(f"an action is an integer id, not {action!r}") from None
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming (chess_v6.raw_env, connect_four_v3.raw_env)
     """Torres for 2–4 agents ``player_0``.. (seat numbers).
@@ -129,7 +141,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's naming (chess_v6.ra
             self._was_dead_step(action)
             return
         game = self.game
-        action = int(action)
+        action = action_id_of(action)
         if action not in game.legal_action_ids():
             game.push(action)  # raises IllegalActionError naming the rule (a legal id never gets here)
         self._cumulative_rewards[agent] = 0.0

@@ -24,6 +24,7 @@ from ..ai.levels import build_bot
 from ..engine.actions import NUM_ACTIONS
 from ..engine.rules import Rules
 from ..engine.state import GameState, Stage
+from .aec import action_id_of
 from ..engine.view import SPECTATOR
 from .aec import render_text
 from .features import HIGH, LOW, N_FEATURES, action_features
@@ -152,10 +153,11 @@ class SingleAgentEnv(gymnasium.Env):
         game = self.game
         if game.stage is Stage.OVER:
             raise RuntimeError("the game is over: call reset()")
-        action_id = self._action_id(int(action))
+        chosen = action_id_of(action)
+        action_id = self._action_id(chosen)
         if action_id is None:
             if self.illegal == "raise":
-                raise ValueError(f"action {int(action)} is not legal here (see action_masks())")
+                raise ValueError(f"action {chosen} is not legal here (see action_masks())")
             return self._observe(), -1.0, True, False, {**self._info(), "illegal_action": True}
         game.apply(action_id)
         self._play_bots()
