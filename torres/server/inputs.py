@@ -6,9 +6,9 @@
 - **Bodies** are at most :data:`MAX_BODY_BYTES`; a longer one is refused with 413 before it is read into memory.
 - **Malformed requests** get a 422 that names what is wrong, whatever the request held.
 - **Ids** in a path (:data:`GameId`, :data:`SeekId`, :func:`is_id`) are what the server makes them of, URL-safe
-  letters and digits: any other text names nothing (404), and never reaches the database (PostgreSQL refuses a NUL byte
-  in text with an error, which was a 500 where SQLite found nothing).
-- **Text other people read** (a seat's name, a seek's note: :data:`OneLine`) is one line without control or
+  letters and digits: any other text names nothing (404), and never reaches the database (PostgreSQL refuses a
+  NUL byte in text with an error, which was a 500 where SQLite found nothing).
+- **Text other people read** (a seat's name, a seek's note: :func:`one_line`) is one line without control or
   invisible formatting characters (a NUL, an escape sequence, a right-to-left override that reverses what follows).
 """
 
@@ -23,7 +23,7 @@ from fastapi import Depends, HTTPException, Path, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.routing import APIRoute
-from pydantic import AfterValidator, BaseModel
+from pydantic import BaseModel
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: The largest request body the server reads (a game record of the longest game is far smaller).
@@ -34,7 +34,6 @@ URL_SAFE = r"^[A-Za-z0-9_-]+$"
 #: The longest id the server makes is 12 characters; some room is left for ids made by another version.
 MAX_ID_LENGTH = 64
 _ID = re.compile(r"[A-Za-z0-9_-]{1,%d}" % MAX_ID_LENGTH)
-
 
 
 def is_id(text: str) -> bool:
@@ -74,9 +73,6 @@ def one_line(text: str) -> str:
             raise ValueError(f"the character U+{ord(char):04X} ({unicodedata.category(char)}) is not allowed in "
                              "text others read")
     return line
-
-
-OneLine = Annotated[str, AfterValidator(one_line)]
 
 
 def printable(text: str) -> str:
