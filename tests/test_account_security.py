@@ -5,6 +5,7 @@ opened by another site's page getting no cookie authority."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import logging
 import sqlite3
@@ -96,6 +97,27 @@ def test_guessing_is_slowed_per_account_and_per_address(db_file: Path) -> None:
             assert here.post("/api/session", json={"username": name, "password": "guess"}).status_code == 401
         assert here.post("/api/session", json={"username": "Bob", "password": PASSWORD}).status_code == 429
         log_in(there, "Bob")  # ... and Bob himself, elsewhere (2 failures there), is not locked out
+
+
+def test_guesses_sent_all_at_once_are_counted_as_they_come(db_file: Path) -> None:
+    # counted only once each password had been checked, twelve guesses sent at once were all checked (an outside
+    # probe); the limit is five
+    with TestClient(create_app(f"sqlite:///{db_file}"), client=("10.0.0.3", 1000)) as client:
+        sign_up(client, "Ann")
+        client.cookies.clear()
+        guess = {"username": "Ann", "password": "guess"}
+        with concurrent.futures.ThreadPoolExecutor(12) as pool:
+            answers = list(pool.map(lambda _: client.post("/api/session", json=guess).status_code, range(12)))
+        assert sorted(answers) == [401] * 5 + [429] * 7
+        assert client.post("/api/session", json={"username": "Ann", "password": PASSWORD}).status_code == 429
+
+
+def test_a_right_password_does_not_count_against_its_address(db_file: Path) -> None:
+    with TestClient(create_app(f"sqlite:///{db_file}"), client=("10.0.0.4", 1000)) as client:
+        sign_up(client, "Ann")
+        for _ in range(8):  # more log-ins than the limit, all right: nobody is locked out
+            client.cookies.clear()
+            log_in(client, "Ann")
 
 
 def test_a_session_id_set_before_log_in_is_never_the_session_after_it(client: TestClient) -> None:

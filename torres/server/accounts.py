@@ -10,7 +10,9 @@ account from device to device (docs/server.md, "Accounts").
   cannot read or send.
 - **Guessing**: failed log-ins are counted in the database per account and per client address (so every server
   process sees the same counts); past :data:`FAILURE_LIMIT` in :data:`FAILURE_WINDOW`, log-ins are refused with
-  429 before any password is checked.
+  429 before any password is checked. An attempt counts as a failure from before its password is checked until it
+  succeeds, so guesses sent all at once are counted as they come (counted after the check, a burst of twelve was
+  checked in full before the first failure was counted).
 """
 
 from __future__ import annotations
@@ -319,13 +321,25 @@ def _set_password(store: Store, account_id: int, password_hash: str) -> None:
         session.execute(update(AccountRow).where(AccountRow.id == account_id).values(password_hash=password_hash))
 
 
-def _wait_needed(store: Store, keys: list[str]) -> int:
-    """Seconds until a log-in may be tried again (0: now): the longest wait of the counters over the limit."""
+def _attempt(store: Store, keys: list[str]) -> int:
+    """Count an attempt as a failure on each counter before its password is checked (:func:`_succeeded` takes it
+    back), and say how long to wait (0: check the password now): the longest wait of the counters it took over the
+    limit. Each count is one statement, so attempts made at once, in any process, each see a count of their own."""
+    _count_failure(store, keys)
     stamp = now()
     with store.sessions() as session:
         rows = session.scalars(select(LoginFailureRow).where(LoginFailureRow.key.in_(keys))).all()
-        ends = [aware(row.since) + FAILURE_WINDOW for row in rows if row.count >= FAILURE_LIMIT]
+        ends = [aware(row.since) + FAILURE_WINDOW for row in rows if row.count > FAILURE_LIMIT]
     return max((math.ceil((end - stamp).total_seconds()) for end in ends if end > stamp), default=0)
+
+
+def _succeeded(store: Store, account_key: str, address_key: str) -> None:
+    """A right password: the account's failures are forgotten, and the address's count loses the attempt that
+    :func:`_attempt` counted (its other failures stay: one account is not all)."""
+    with store.sessions.begin() as session:
+        session.execute(delete(LoginFailureRow).where(LoginFailureRow.key == account_key))
+        session.execute(update(LoginFailureRow).where(LoginFailureRow.key == address_key, LoginFailureRow.count > 0)
+                        .values(count=LoginFailureRow.count - 1))
 
 
 def _count_failure(store: Store, keys: list[str]) -> None:
@@ -348,11 +362,6 @@ def _count_failure(store: Store, keys: list[str]) -> None:
         except IntegrityError:  # another process inserted the same counter first: count on its row
             if attempt == 2:
                 raise
-
-
-def _clear_failures(store: Store, key: str) -> None:
-    with store.sessions.begin() as session:
-        session.execute(delete(LoginFailureRow).where(LoginFailureRow.key == key))
 
 
 def _clean_up(store: Store) -> None:
@@ -437,14 +446,15 @@ def install(app: FastAPI, services: Services) -> None:
         if found is None:
             raise HTTPException(401, "log in first")
         keys = [f"account:{account.username.lower()}", f"address:{_address(request)}"]
-        await refuse_if_guessing(keys)
+        await attempt(keys)
         ok, _ = await passwords.verify(found[1], password)
         if not ok:
-            await store.call(_count_failure, store, keys)
-            raise HTTPException(403, "wrong password")
+            raise HTTPException(403, "wrong password")  # (counted as a failure by the attempt)
+        await store.call(_succeeded, store, *keys)
 
-    async def refuse_if_guessing(keys: list[str]) -> None:
-        wait = await store.call(_wait_needed, store, keys)
+    async def attempt(keys: list[str]) -> None:
+        """Counts the attempt (see :func:`_attempt`); 429 if the counts say to wait."""
+        wait = await store.call(_attempt, store, keys)
         if wait > 0:
             raise HTTPException(429, f"too many failed log-ins: try again in {math.ceil(wait / 60)} minutes",
                                 headers={"Retry-After": str(wait)})
@@ -497,16 +507,14 @@ def install(app: FastAPI, services: Services) -> None:
     @router.post("/api/session", responses=answers(401, 403, 429))
     async def log_in(body: LogIn, request: Request, response: Response) -> dict[str, Any]:
         _refuse_other_sites(request)
-        account_key = f"account:{body.username.lower()}"
-        keys = [account_key, f"address:{_address(request)}"]
-        await refuse_if_guessing(keys)
+        keys = [f"account:{body.username.lower()}", f"address:{_address(request)}"]
+        await attempt(keys)
         found = await store.call(_password_of, store, key=body.username.lower())
         ok, rehashed = await passwords.verify(found[1] if found else None, body.password)
         if not ok or found is None:
-            await store.call(_count_failure, store, keys)
-            raise HTTPException(401, WRONG_LOG_IN)
+            raise HTTPException(401, WRONG_LOG_IN)  # (counted as a failure by the attempt)
         account = found[0]
-        await store.call(_clear_failures, store, account_key)  # the address's count stays: one account is not all
+        await store.call(_succeeded, store, *keys)
         if rehashed is not None:
             await store.call(_set_password, store, account.id, rehashed)
         return await logged_in(request, response, account, body.seats)
