@@ -17,6 +17,7 @@ from sqlalchemy import select, update
 from torres.engine.actions import format_action
 from torres.engine.state import GameState
 from torres.server import ratings
+from torres.server.accounts import _anonymise
 from torres.server.rooms import progress_of, replay_state
 from torres.server.store import PresenceRow, RatedGameRow, RatingRow, SeatRow, Store
 
@@ -313,3 +314,29 @@ def test_a_resigned_player_cannot_come_back_and_ranks_last_once(client: TestClie
     assert rows[(ann, 2)].games == 1 and rows[(bob, 2)].games == 1
     with store.sessions() as session:
         assert len(session.scalars(select(RatedGameRow)).all()) == 1
+
+
+def test_a_player_who_never_moved_before_running_out_of_time_aborts_the_game(client: TestClient) -> None:
+    # An outside probe: a rematch asked for while the other player was away started their clock, which ran out,
+    # and the one who asked won rating points from a player who never sat down, again and again.
+    store = services(client).store
+    ann, bob = make_accounts(store, "Ann", "Bob")
+    game_id, _ = make_game(store, rated=True, accounts={0: ann, 1: bob}, clock=None)
+    play_to_end(store, game_id, seed=8, out_at={1: (0, "timeout")})
+    assert ratings.apply(store, game_id) == [] and rating_rows(store) == {}
+
+
+def test_a_deleted_account_does_not_take_the_game_from_the_others(client: TestClient) -> None:
+    # An outside probe: the losing player deleted the account, and the winner's result no longer counted.
+    store = services(client).store
+    ann, bob, cy = make_accounts(store, "Ann", "Bob", "Cy")
+    game_id, _ = make_game(store, 3, rated=True, accounts={0: ann, 1: bob, 2: cy}, clock=None, seed=4)
+    play_to_end(store, game_id, seed=4, out_at={1: (30, "timeout")})  # Bob's clock runs out after a few moves,
+    _anonymise(store, bob)                                              # and he deletes his account
+    changes = ratings.apply(store, game_id)
+    assert changes is not None and len(changes) == 3
+    by_seat = {c["seat"]: c for c in changes}
+    assert by_seat[1]["rank"] == 3 and by_seat[1]["account_id"] is None
+    rows = rating_rows(store)
+    assert set(rows) == {(ann, 3), (cy, 3)} and all(r.games == 1 for r in rows.values())
+    assert sorted(by_seat[s]["rank"] for s in (0, 2)) in ([1, 2], [1, 1])

@@ -6,8 +6,11 @@ attempt — another process, a retry after a crash — fails on the key and chan
 the final move applies it at once (an ``after_change`` hook); a loop picks up any finished rated game left
 without its row (a process that died after the final commit).
 
-Only a game made rated, with an account in every seat from the start and no account twice, counts; seats that
-went to a bot (a timeout or a resignation) rank below everyone who played on, the earliest leaver lowest.
+Only a game made rated, with an account in every seat from the start and no account twice, in which no seat ran out
+of time without a move of its own, counts; seats that went to a bot (a timeout or a resignation) rank below everyone who played
+on, the earliest leaver lowest. A seat whose account was deleted during the game still counts for the others (as a
+leaver once its clock ran out, or by its score if its person played on with the seat's token), and keeps no rating
+itself.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import func, select
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from .accounts import DELETED_SEAT_NAME
 from .inputs import answers
 from .rooms import summary_json
 from .store import AccountRow, EventRow, GameRow, PresenceRow, RatedGameRow, RatingRow, SeatRow, Store, aware, now
@@ -66,18 +70,33 @@ def ranks_of(scores: list[int], out: list[bool], left_at: list[int]) -> list[int
     return ranks
 
 
-def _unratable(game: GameRow, seats: list[SeatRow]) -> str | None:
+def _deleted(seat: SeatRow) -> bool:
+    """A seat whose account was deleted (accounts.py names such seats so; a rated game starts with an account in
+    every seat, so no other seat of one has none)."""
+    return seat.account_id is None and seat.name == DELETED_SEAT_NAME
+
+
+def _unratable(game: GameRow, seats: list[SeatRow], acted: set[int]) -> str | None:
     """Why this game may not move ratings, whatever its ``rated`` flag says (the lobby makes rated games only
-    between accounts, and this guards that promise here too)."""
+    between accounts, and this guards that promise here too). ``acted``: the seats that made a move of their own."""
     if len(seats) != game.players:
         return "its seats are incomplete"
     for s in seats:
-        if s.account_id is None:
-            return f"seat {s.seat} has no account (a guest, a bot, or a deleted account)"
+        if s.account_id is None and not _deleted(s):
+            return f"seat {s.seat} has no account (a guest or a bot)"
         if s.kind != "human" and s.out is None:
             return f"seat {s.seat} is a bot"
-    if len({s.account_id for s in seats}) != len(seats):
+    accounts = [s.account_id for s in seats if s.account_id is not None]
+    if len(set(accounts)) != len(accounts):
         return "an account sits in two seats"
+    if not accounts:
+        return "no seat has an account any more"
+    # Aborted, not lost, as lichess aborts a game whose player does not make a first move: a rematch started while
+    # the other player was away ran their clock out without them, and won a rating from a player who never sat
+    # down. (A player who resigns has been there: a resignation counts.)
+    absent = [s.seat for s in seats if s.seat not in acted and s.out == "timeout"]
+    if absent:
+        return f"seat {absent[0]} ran out of time without a move of its own (the game is aborted, not rated)"
     return None
 
 
@@ -119,24 +138,26 @@ def _apply_once(store: Store, game_id: str) -> list[dict[str, Any]] | None:
         # on SQLite this write takes the database before any rating is read.
         session.flush()
         seats = list(session.scalars(select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)))
-        problem = _unratable(game, seats)
+        # each seat's last own action (an event with a client id: a person's, never a bot's)
+        left_at = {seat: version for seat, version in session.execute(
+            select(EventRow.seat, func.max(EventRow.version))
+            .where(EventRow.game_id == game_id, EventRow.client_id.is_not(None)).group_by(EventRow.seat)).all()}
+        problem = _unratable(game, seats, set(left_at))
         if problem is not None:
             log.warning("game %s is rated but does not count: %s", game_id, problem)
             return []
-        accounts = [int(s.account_id) for s in seats if s.account_id is not None]
-        deleted = set(session.scalars(select(AccountRow.id).where(AccountRow.id.in_(accounts),
+        accounts = [None if s.account_id is None else int(s.account_id) for s in seats]
+        known = [a for a in accounts if a is not None]
+        deleted = set(session.scalars(select(AccountRow.id).where(AccountRow.id.in_(known),
                                                                    AccountRow.deleted.is_(True))))
         fresh = [{"account_id": a, "players": game.players, "mu": MODEL.mu, "sigma": MODEL.sigma, "games": 0,
-                  "updated": stamp} for a in sorted(accounts) if a not in deleted]
+                  "updated": stamp} for a in sorted(known) if a not in deleted]
         if fresh:
             session.execute(_insert_missing(store, fresh))
         # Locked in one order (account id), so two games sharing players wait for each other, never deadlock.
         rows = {r.account_id: r for r in session.scalars(
-            select(RatingRow).where(RatingRow.account_id.in_(accounts), RatingRow.players == game.players)
+            select(RatingRow).where(RatingRow.account_id.in_(known), RatingRow.players == game.players)
             .order_by(RatingRow.account_id).with_for_update())}
-        left_at = {seat: version for seat, version in session.execute(
-            select(EventRow.seat, func.max(EventRow.version))
-            .where(EventRow.game_id == game_id, EventRow.client_id.is_not(None)).group_by(EventRow.seat)).all()}
         ranks = ranks_of(list(game.scores), [s.out is not None for s in seats],
                          [int(left_at.get(s.seat, 0)) for s in seats])
         before = [MODEL.rating(mu=rows[a].mu, sigma=rows[a].sigma) if a in rows else MODEL.rating()
@@ -147,7 +168,7 @@ def _apply_once(store: Store, game_id: str) -> list[dict[str, Any]] | None:
             changes.append({"seat": s.seat, "account_id": account, "rank": rank, "before": displayed(old.mu),
                             "after": displayed(new.mu), "mu_before": old.mu, "sigma_before": old.sigma,
                             "mu": new.mu, "sigma": new.sigma})
-            row = rows.get(account)
+            row = rows.get(account) if account is not None else None
             if row is not None:  # (a deleted account keeps no rating)
                 row.mu, row.sigma, row.games, row.updated = new.mu, new.sigma, row.games + 1, stamp
         marker.changes = changes
