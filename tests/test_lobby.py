@@ -554,3 +554,17 @@ def test_another_deployment_sharing_the_redis_does_not_reach_these_accounts() ->
                     heard.append(dict(ann_ws.receive_json()))
                 assert [s["id"] for s in heard[-1]["seeks"]] == [mine["id"]]
                 assert all(m["type"] == "lobby" for m in heard), heard
+
+
+def test_a_deleted_accounts_seek_leaves_the_lobby_pages_at_once(db: str) -> None:
+    # The pages heard of it only at the next sweep, up to 10 s later (an outside probe); here no sweep runs at all.
+    from test_clocks import quiet_app
+    with TestClient(quiet_app(db)) as client:
+        ann, bob = sign_up(client, "ann"), sign_up(client, "bob")
+        seek(ann, players=3)
+        with bob.socket() as ws:
+            assert next_of(ws, "lobby")["seeks"]
+            answer = client.request("DELETE", "/api/account", headers=ann.headers,
+                                    json={"password": "correct horse battery"})
+            assert answer.status_code == 204, answer.text
+            assert next_of(ws, "lobby", lambda m: not m["seeks"])["seeks"] == []

@@ -548,6 +548,8 @@ def install(app: FastAPI, services: Services) -> None:
                              account: Account = Depends(account_for_change)) -> Response:
         await check_password(account, body.password, request)
         await seats_changed(await store.call(_anonymise, store, account.id))
+        # its seeks are cancelled and its name leaves the online list: lobby pages hear of it now, not at the sweep
+        app.state.lobby.changed()
         response = Response(status_code=204)
         _clear_cookie(request, response)
         log.info("account %d deleted", account.id)
