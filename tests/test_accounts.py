@@ -246,6 +246,28 @@ def test_seats_attach_at_log_in_and_open_on_another_device_with_only_the_cookie(
         assert hello(laptop, 0, token)["seat"] == 0
 
 
+def test_a_page_that_opened_a_seat_by_its_session_loses_it_when_the_session_ends(client: TestClient) -> None:
+    # An outside probe: after a password change "every other session ends", yet a socket the old session had open
+    # went on acting for the seat, and could say hello to it again.
+    game_id, token = guest_game(client)
+    sign_up(client, seats=[{"game": game_id, "seat": 0, "token": token}])
+    old_session = client.cookies["torres_session"]
+    with client.websocket_connect(f"/ws/{game_id}") as page:  # the old session's page, its seat by the cookie
+        welcome = hello(page, 0, None)
+        assert welcome["seat"] == 0 and act(page, "start d8", welcome["version"], "a1")["type"] == "ack"
+        client.cookies.clear()
+        log_in(client)  # elsewhere, the password is changed: every other session ends
+        changed = client.post("/api/account/password", headers=csrf(client),
+                              json={"old_password": PASSWORD, "new_password": "another good password"})
+        assert changed.status_code == 204
+        refused = act(page, "king c6", welcome["version"] + 1, "a2")
+        assert refused["type"] == "rejected" and refused["code"] == "no_seat" and "session" in refused["message"]
+        again = hello(page, 0, None)  # the old cookie opens the seat no more ...
+        assert again["seat"] is None
+        assert hello(page, 0, token)["seat"] == 0  # ... though the seat's own token still does
+    assert old_session != client.cookies["torres_session"]
+
+
 def test_seats_attach_later_and_pages_see_who_sits_there(client: TestClient) -> None:
     game_id, token = guest_game(client)
     sign_up(client)

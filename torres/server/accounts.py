@@ -206,6 +206,14 @@ async def account_of_socket(websocket: WebSocket) -> Account | None:
     return session.account if session else None
 
 
+async def socket_session_alive(websocket: WebSocket) -> bool:
+    """Whether the session a websocket was opened with is still live, read afresh: a password change, a log-out or
+    the account's deletion ends it while the socket stays open."""
+    session_id = _session_id(websocket)
+    store = _services(websocket).store
+    return session_id is not None and await store.call(_load_session, store, session_id) is not None
+
+
 def same_origin(request: Request | WebSocket) -> bool:
     """Whether the ``Origin`` header, if any, names this server (the host the request was sent to)."""
     origin = request.headers.get("origin")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import multiprocessing
 import secrets
@@ -272,7 +273,8 @@ def create_app(database: str = "sqlite:///torres.db", bot_workers: int = 1,
                 return
             try:
                 async with app.state.lobby.online(account.id if account else None):  # who is online (lobby.py)
-                    await handle_socket(websocket, room, store, pool, client_limits, account)
+                    await handle_socket(websocket, room, store, pool, client_limits, account,
+                                        functools.partial(accounts.socket_session_alive, websocket))
             except WebSocketDisconnect:
                 pass
 

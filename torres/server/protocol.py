@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Awaitable, Callable, Literal, Union
 
 from fastapi import WebSocket, WebSocketDisconnect
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
@@ -172,9 +172,10 @@ class _Bucket:
 
 
 async def handle_socket(websocket: WebSocket, room: Room, store: Store, pool: Any,
-                        limits: Limits = CLIENT_LIMITS, account: Account | None = None) -> None:
+                        limits: Limits = CLIENT_LIMITS, account: Account | None = None,
+                        session_alive: Callable[[], Awaitable[bool]] | None = None) -> None:
     """Serve one page until it goes away; ``account``: the account its session cookie names (it opens the
-    account's seats without a token)."""
+    account's seats without a token), as long as ``session_alive`` says that session is still live."""
     connection = Connection(websocket.send_text)
     pump = asyncio.create_task(connection.pump())
     bucket = _Bucket(limits)
@@ -196,7 +197,7 @@ async def handle_socket(websocket: WebSocket, room: Room, store: Store, pool: An
                 connection.push(_error("too_many", "too many messages: slow down"))
                 cut_off = True
                 break
-            await _dispatch(text, connection, room, store, pool, account)
+            await _dispatch(text, connection, room, store, pool, account, session_alive)
     except WebSocketDisconnect:
         pass
     finally:
@@ -220,7 +221,8 @@ async def _receive_text(websocket: WebSocket) -> str | None:
 
 
 async def _dispatch(text: str, connection: Connection, room: Room, store: Store, pool: Any,
-                    account: Account | None = None) -> None:
+                    account: Account | None = None,
+                    session_alive: Callable[[], Awaitable[bool]] | None = None) -> None:
     try:
         message = ClientMessage.validate_python(loads(text))
     except (ValueError, ValidationError) as exc:
@@ -235,20 +237,29 @@ async def _dispatch(text: str, connection: Connection, room: Room, store: Store,
     if isinstance(message, Ping):
         connection.push(dumps({"type": "pong"}))
     elif isinstance(message, Hello):
+        by_session = False
         try:
-            seat = await room.authenticate(store, message.seat, message.token, account.id if account else None)
+            try:
+                seat = await room.authenticate(store, message.seat, message.token)
+            except Rejected:  # not by the token: by the account, while the page's session lives
+                if account is None or (session_alive is not None and not await session_alive()):
+                    raise
+                seat = await room.authenticate(store, message.seat, None, account.id)
+                by_session = True
         except Rejected as exc:
             connection.push(_error(exc.code, exc.message))
             seat = None
         await room.refresh(store)
         was = connection.seat
-        connection.seat = seat
+        connection.seat, connection.by_session = seat, by_session
         # A page hears of changes only after its welcome, so the first version it sees is the welcome's and every
         # update after it follows on (none can slip in between: nothing from here on awaits).
         room.connections.add(connection)
         connection.push(room.view_message("welcome", seat, seat=seat, game=room.summary()))
         if seat != was:
             room.broadcast_summary()
+    elif await _session_ended(message, connection, room, session_alive):
+        return
     elif isinstance(message, (Act, Undo)):
         try:
             if isinstance(message, Act):
@@ -277,6 +288,22 @@ async def _dispatch(text: str, connection: Connection, room: Room, store: Store,
             return
         await store.call(store.set_bot_speed, room.id, message.value)
         await room.seats_changed(store, made_here=True)
+
+
+async def _session_ended(message: Any, connection: Connection, room: Room,
+                         session_alive: Callable[[], Awaitable[bool]] | None) -> bool:
+    """A seat opened by the page's session speaks for it only while that session lives: after a password change, a
+    log-out or the account's deletion the page becomes a spectator (it may say hello again with the seat's token,
+    or log in again). Answers the message and returns ``True`` if so."""
+    if connection.seat is None or not connection.by_session or session_alive is None or await session_alive():
+        return False
+    connection.seat, connection.by_session = None, False
+    reason = "your session has ended (a log-out or a password change): log in again"
+    client_id = getattr(message, "id", None)
+    connection.push(dumps({"type": "rejected", "id": client_id, "code": "no_seat", "message": reason,
+                           "version": room.version}) if client_id is not None else _error("no_seat", reason))
+    room.broadcast_summary()
+    return True
 
 
 async def _hint(message: HintRequest, connection: Connection, room: Room, pool: Any) -> None:

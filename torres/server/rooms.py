@@ -64,6 +64,8 @@ class Connection:
 
     send_text: Callable[[str], Awaitable[None]]
     seat: int | None = None
+    #: the seat was opened by the page's session (its account sits there), not by the seat's token
+    by_session: bool = False
     queue: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue(SEND_QUEUE_LIMIT))
     closed: bool = False
 
