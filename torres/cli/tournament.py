@@ -281,7 +281,7 @@ def tournament(
     random_setup: bool = typer.Option(False, "--random-setup", help="Make every decision before the first turn "
                                       "(first knights, king, master castles) at random: without cards a game has "
                                       "no chance at all, and every game between two bots would be the same"),
-    first: int = typer.Option(0, min=0, help="Play the seed's games from this one on (game numbers start at 0): the "
+    first: int = typer.Option(0, help="Play the seed's games from this one on (game numbers start at 0): the "
                               "games a longer run plays there, to finish a stopped match or share one out"),
 ) -> None:
     """Play seeded games between bots with seats rotated; print win rates, scores, speed and ratings."""
