@@ -276,7 +276,7 @@ def test_a_game_with_a_bot_moves_no_rating(client: TestClient, bot_account: bool
     assert ratings.apply(store, game_id) == []  # looked at once, found not to count
     assert ratings.apply(store, game_id) is None
     assert rating_rows(store) == {}
-    assert client.get(f"/api/games/{game_id}").json()["rating_changes"] is None
+    assert client.get(f"/api/games/{game_id}").json()["rating_changes"] == []  # its page says it does not count
 
 
 def test_an_account_in_two_seats_moves_no_rating(client: TestClient) -> None:
@@ -324,6 +324,7 @@ def test_a_player_who_never_moved_before_running_out_of_time_aborts_the_game(cli
     game_id, _ = make_game(store, rated=True, accounts={0: ann, 1: bob}, clock=None)
     play_to_end(store, game_id, seed=8, out_at={1: (0, "timeout")})
     assert ratings.apply(store, game_id) == [] and rating_rows(store) == {}
+    assert client.get(f"/api/games/{game_id}").json()["rating_changes"] == []  # its page says it does not count
 
 
 def test_a_deleted_account_does_not_take_the_game_from_the_others(client: TestClient) -> None:

@@ -511,9 +511,10 @@ def summary_json(stored: StoredGame, seats: tuple[Seat, ...], version: int, bot_
 
 
 def _rating_changes(stored: StoredGame, seats: tuple[Seat, ...]) -> list[dict[str, Any]] | None:
-    """A rated game's rating changes once applied; the account is named as it is now (a deleted account's
-    anonymised name, never the one it had)."""
-    if not stored.rated or not stored.rating_changes:
+    """A rated game's rating changes once applied (an empty list: it was found not to count, e.g. a player ran out
+    of time without a move); the account is named as it is now (a deleted account's anonymised name, never the one
+    it had)."""
+    if not stored.rated or stored.rating_changes is None:
         return None
     return [{"seat": c["seat"], "account": seats[c["seat"]].account if c["seat"] < len(seats) else None,
              "before": c["before"], "after": c["after"]} for c in stored.rating_changes]

@@ -188,6 +188,7 @@ const EN = {
   resign_note: "A bot takes your seat and plays it to the end.",
   resign_note_rated: "A bot takes your seat and plays it to the end; for the rating you finish last.",
   btn_rematch: "Rematch", new_ratings: "New ratings",
+  ratings_void: "This game does not count for the ratings: a player ran out of time before making a move.",
   ratings_leavers: "For the ratings, a player whose seat went to a bot (out of time or resigned) ranks below everyone who played on, the first to leave lowest.",
 };
 
@@ -379,6 +380,7 @@ const DE = {
   resign_note: "Ein Bot übernimmt Ihren Platz und spielt ihn zu Ende.",
   resign_note_rated: "Ein Bot übernimmt Ihren Platz und spielt ihn zu Ende; für die Wertung werden Sie Letzter.",
   btn_rematch: "Revanche", new_ratings: "Neue Wertungen",
+  ratings_void: "Diese Partie zählt nicht für die Wertungen: Jemand hat keinen Zug gemacht, bevor seine Zeit ablief.",
   ratings_leavers: "Für die Wertungen landet, wessen Platz an einen Bot ging (Zeit abgelaufen oder aufgegeben), hinter allen, die weitergespielt haben – wer zuerst ging, ganz hinten.",
 };
 

@@ -333,7 +333,11 @@ export function ratingChange(before, after) {
 /** A rated game's new ratings, one line per account (nothing before they are applied); when a seat went to a bot
  * (`seats[s].out`), why the scores' winner can lose rating: a leaver ranks below everyone who played on. */
 export function ratingChanges(changes, names, seats = []) {
-  if (!changes || !changes.length) return null;
+  if (!changes) return null;
+  if (!changes.length) {  // a rated game found not to count (a player ran out of time without a move)
+    return h("section", { class: "rating-changes", "aria-label": t("new_ratings") }, h("h2", { class: "panel-title" }, t("new_ratings")),
+      h("p", { class: "muted small" }, t("ratings_void")));
+  }
   return h("section", { class: "rating-changes", "aria-label": t("new_ratings") }, h("h2", { class: "panel-title" }, t("new_ratings")),
     h("ul", {}, changes.map((c) => h("li", {}, who(names, c.seat), " ", ratingChange(c.before, c.after)))),
     seats.some((seat) => seat && seat.out) ? h("p", { class: "muted small" }, t("ratings_leavers")) : null);
