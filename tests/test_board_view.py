@@ -16,8 +16,8 @@ import urllib.request
 from typing import Any, Callable
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from board_clicks import click_from_any_side
 from test_browser import ARTIFACTS, Page
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -105,14 +105,8 @@ class Mouse(Hands):
         button.click()
 
     def square(self, name: str) -> None:
-        """Click the square; a taller square in front of it in 3D can take the click: a quarter turn brings it out."""
-        for _ in range(4):
-            try:
-                square(self.p, name).click(timeout=2000)
-                return
-            except PlaywrightTimeout:   # the click did not reach it from this side
-                self.p.get_by_role("button", name=re.compile("Rotate")).click()
-        raise AssertionError(f"{name} could not be clicked from any side")
+        click_from_any_side(lambda: square(self.p, name),
+                            lambda: self.p.get_by_role("button", name=re.compile("Rotate")).click(), name)
 
 
 class Keyboard(Hands):

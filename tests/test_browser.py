@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from board_clicks import click_from_any_side
 from playwright import sync_api
 
 CHROMIUM = "/usr/bin/chromium"
@@ -133,16 +134,10 @@ def step(page: Page, counters: dict[str, int], rng: random.Random) -> bool:
 
 
 def click_square(p: Any, kind: str, square: Any) -> None:
-    """Click a square of the board (`kind`: a selector of such squares, `square` one of them). In the 3D view a
-    taller lit square in front of it can take the click at its middle: then a quarter turn brings it out."""
+    """Click a square of the board (`kind`: a selector of such squares, `square` one of them), from a side of the
+    3D view where no taller square covers it."""
     name = square.get_attribute("data-square")
-    for _ in range(4):
-        try:
-            p.locator(f"{kind}[data-square='{name}']").click(timeout=2000)
-            return
-        except sync_api.TimeoutError:
-            p.click("#board-rotate")
-    raise AssertionError(f"{name} could not be clicked from any side")
+    click_from_any_side(lambda: p.locator(f"{kind}[data-square='{name}']"), lambda: p.click("#board-rotate"), name)
 
 
 def choose(p: Any, target: Any) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
+from board_clicks import click_from_any_side
 from fastapi.testclient import TestClient
 
 from torres.engine.actions import Kind
@@ -261,16 +262,8 @@ def square(p: Any, name: str) -> Any:
 
 
 def click_square(p: Any, name: str, words: dict[str, str]) -> None:
-    """Click a square; in the 3D view a taller square in front of it may take the click: then a quarter turn."""
-    from playwright import sync_api
-
-    for _ in range(4):
-        try:
-            square(p, name).click(timeout=2000)
-            return
-        except sync_api.TimeoutError:
-            p.get_by_role("button", name=words["rotate"]).click()
-    raise AssertionError(f"{name} could not be clicked from any side")
+    """Click a square, from a side of the 3D view where no taller square covers it."""
+    click_from_any_side(lambda: square(p, name), lambda: p.get_by_role("button", name=words["rotate"]).click(), name)
 
 
 def act(p: Any, action: str, words: dict[str, str]) -> None:
