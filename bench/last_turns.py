@@ -44,6 +44,9 @@ from torres.engine.stage import Stage  # noqa: E402
 
 #: The turn starts (turns of the game left) where a game's place in its actions is kept, for variants to start at.
 SPLITS = (2, 4, 8, 12)
+#: ``--split`` for a variant that plays otherwise from the first turn: every turn of a 2-player game, so its games
+#: are whole games (compared setup by setup with the master's kept ones, at the cost of playing them all).
+WHOLE = 24
 
 
 def turns_to_end(state: GameState) -> int:
@@ -95,8 +98,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--rival", default="exhaustive:nodes=30000:eval=tuned")
     ap.add_argument("--variant", action="append", default=[], help="a bot that plays as --master until at most "
                                                                   "--split turns are left (repeatable)")
-    ap.add_argument("--split", type=int, default=4, choices=SPLITS, help="turns of the game left where the "
-                                                                         "variants start (default 4)")
+    ap.add_argument("--split", type=int, default=4, choices=(*SPLITS, WHOLE),
+                    help=f"turns of the game left where the variants start (default 4; {WHOLE}: the whole game)")
     ap.add_argument("--rules", default="riogrande:max_buys=0")
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--seed", type=int, default=904)
@@ -141,7 +144,8 @@ def main(argv: list[str] | None = None) -> None:
 
     run(args.master, 0, [g for g in firsts if (args.master, 0, g) not in rows], {})
     base = {g: rows[args.master, 0, g] for g in firsts}
-    prefix_of = {g: row["actions"][:row["splits"][str(args.split)]] for g, row in base.items()}
+    prefix_of = {g: [] if args.split == WHOLE else row["actions"][:row["splits"][str(args.split)]]
+                 for g, row in base.items()}
     if args.check:
         for row in run(args.master, args.split, firsts[:args.check], prefix_of, keep=False):
             if row["scores"] != base[row["game"]]["scores"]:

@@ -77,6 +77,18 @@ def test_the_masters_games_are_the_tournaments_and_a_variant_plays_on_from_its_s
     assert capsys.readouterr().out.splitlines()[1:] == lines[1:]
 
 
+def test_a_variant_from_the_whole_game_plays_its_own_tournament_games(tmp_path: Path) -> None:
+    rows = tmp_path / "rows.jsonl"
+    last.main(["--master", MASTER, "--rival", RIVAL, "--games", "6", "--seed", "904", "--rows", str(rows),
+               "--split", str(last.WHOLE), "--variant", OTHER])
+    kept = [json.loads(line) for line in rows.read_text().splitlines()]
+    other = {r["game"]: r for r in kept if r["bot"] == OTHER and r["split"] == last.WHOLE}
+    assert other
+    for game, row in other.items():   # nothing of the master's replayed: the variant's game from its setup
+        result = play_game([OTHER, RIVAL], game, 2, RULES, 904, True)
+        assert row["scores"] == [result.scores[result.entries.index(e)] for e in range(2)]
+
+
 def test_it_takes_rules_without_cards_only(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="max_buys=0"):
         last.main(["--rules", "riogrande", "--rows", str(tmp_path / "rows.jsonl")])
