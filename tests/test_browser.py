@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright import sync_api
 
 from board_clicks import click_from_any_side
-from playwright import sync_api
 
 CHROMIUM = "/usr/bin/chromium"
 # scripts/test installs Debian's chromium; only a developer without root may lack it. CI never skips.

@@ -83,7 +83,10 @@ def test_a_variant_from_the_whole_game_plays_its_own_tournament_games(tmp_path: 
                "--split", str(last.WHOLE), "--variant", OTHER])
     kept = [json.loads(line) for line in rows.read_text().splitlines()]
     other = {r["game"]: r for r in kept if r["bot"] == OTHER and r["split"] == last.WHOLE}
-    assert other
+    master = {r["game"]: r for r in kept if r["bot"] == MASTER and r["split"] == 0}
+    assert other and set(other) == set(master)
+    # (the master's actions replayed would give the master's games: some of the variant's are not)
+    assert any(other[g]["actions"] != master[g]["actions"] for g in other)
     for game, row in other.items():   # nothing of the master's replayed: the variant's game from its setup
         result = play_game([OTHER, RIVAL], game, 2, RULES, 904, True)
         assert row["scores"] == [result.scores[result.entries.index(e)] for e in range(2)]

@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
-from board_clicks import click_from_any_side
 from fastapi.testclient import TestClient
 
 from torres.engine.actions import Kind
 from torres.server.app import create_app
 from torres.tutorial import LESSONS, MAX_ACTIONS, AttemptError, attempt
+
+from board_clicks import click_from_any_side
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 #: axe-core (scripts/test: `npm ci --prefix tests/axe`): the pages' accessibility, checked where it is installed.
