@@ -1,0 +1,94 @@
+"""Every relative link in the project's Markdown leads somewhere: the file exists and, where the link names a heading
+(``#anchor``), that heading exists in it. The strength pages alone hold a few hundred links into one another's
+sections, and a heading reworded for a new finding silently breaks every link that led to it."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "bench").glob("*.md")])
+
+FENCE = re.compile(r"^\s*(```|~~~)")
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+# [text](target) or [text](target "title"); an image's ![alt](src) is a link too
+LINK = re.compile(r"\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^()\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+INLINE_CODE = re.compile(r"`[^`]*`")
+
+
+def prose_lines(text: str) -> list[str]:
+    """The page's lines outside fenced code blocks, where a bracket or a hash is code, not Markdown."""
+    lines, fenced = [], False
+    for line in text.splitlines():
+        if FENCE.match(line):
+            fenced = not fenced
+            continue
+        if not fenced:
+            lines.append(line)
+    return lines
+
+
+def slug(heading: str) -> str:
+    """GitHub's anchor for a heading: its visible text lower-cased, punctuation dropped, spaces made hyphens.
+
+    >>> slug("The master's look-ahead: 8 candidates (`known_limit`)")
+    'the-masters-look-ahead-8-candidates-known_limit'
+    >>> slug("[A link](x.md) in **bold**")
+    'a-link-in-bold'
+    """
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", heading)  # a link's text only
+    text = text.replace("`", "").replace("*", "")
+    text = re.sub(r"<[^>]+>", "", text)
+    kept = []
+    for ch in text.lower():
+        category = unicodedata.category(ch)
+        if ch in " -_" or category[0] in "LN" or category == "Mn":
+            kept.append(ch)
+    return "".join(kept).replace(" ", "-")
+
+
+def anchors(page: Path) -> set[str]:
+    """The anchors of a page's headings, a repeated one numbered as GitHub numbers it (-1, -2, ...)."""
+    seen: dict[str, int] = {}
+    found = set()
+    for line in prose_lines(page.read_text(encoding="utf-8")):
+        heading = HEADING.match(line)
+        if not heading:
+            continue
+        base = slug(heading.group(2))
+        count = seen.get(base, 0)
+        seen[base] = count + 1
+        found.add(base if count == 0 else f"{base}-{count}")
+    return found
+
+
+def relative_links(page: Path) -> list[tuple[int, str]]:
+    links = []
+    for number, line in enumerate(prose_lines(page.read_text(encoding="utf-8")), start=1):
+        for target in LINK.findall(INLINE_CODE.sub("", line)):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):  # http:, https:, mailto:
+                continue
+            links.append((number, target))
+    return links
+
+
+def test_the_pages_hold_links_to_check() -> None:
+    assert sum(len(relative_links(page)) for page in PAGES) > 200
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
+def test_every_relative_link_leads_to_a_file_and_heading_that_exist(page: Path) -> None:
+    broken = []
+    for number, target in relative_links(page):
+        path_part, _, fragment = target.partition("#")
+        destination = (page.parent / unquote(path_part)).resolve() if path_part else page
+        if not destination.exists():
+            broken.append(f"prose line {number}: {target} (no such file)")
+        elif fragment and destination.suffix == ".md" and unquote(fragment).lower() not in anchors(destination):
+            broken.append(f"prose line {number}: {target} (no such heading)")
+    assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
