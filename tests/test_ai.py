@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import math
 import random
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -462,6 +463,18 @@ def test_bench_ai_measures_every_planner_and_search() -> None:
     assert all(spec in labels for spec in SEARCH_SPECS)
     assert all(r["median"] > 0 for r in rows)
     assert {r["unit"] for r in rows} == {"evaluations/s", "simulations/s"}
+
+
+def test_bench_ai_prints_every_figure_whole_beside_the_masters_long_spec() -> None:
+    # the master's label, its whole spec, is longer than the table's line: it once squeezed every figure to "0…"
+    import torres.cli.bench_ai  # noqa: F401  (registers `bench-ai`)
+
+    result = CliRunner().invoke(app, ["bench-ai", "--positions", "1"])
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if "/s" in line]
+    assert len(rows) == 7 and "…" not in result.output
+    for line in rows:
+        assert re.search(r"\d+ │ (evaluations|simulations)/s +│ +\d\.\d{3} │", line), line
 
 
 def _middle_game_turn() -> GameState:

@@ -111,8 +111,10 @@ def bench_ai(
     console = Console(width=max(110, Console().width))
     rows = bench(positions, players, edition, seed=seed)
     table = Table(title=f"bot speed, medians over {positions} positions ({players} players, {edition})")
-    for col in ("bot", "median rate", "unit", "median s/turn"):
-        table.add_column(col, justify="left" if col in ("bot", "unit") else "right", no_wrap=True)
+    # a bot's label is its whole spec, longer than a terminal line for the master: it folds, the figures never do
+    table.add_column("bot", overflow="fold")
+    for col in ("median rate", "unit", "median s/turn"):
+        table.add_column(col, justify="left" if col == "unit" else "right", no_wrap=True, min_width=len(col))
     for r in rows:
         table.add_row(r["bot"], f"{r['median']:.0f}", r["unit"], f"{r['per_turn']:.3f}")
     console.print(table)
