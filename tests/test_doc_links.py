@@ -21,15 +21,16 @@ LINK = re.compile(r"\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^()\s>]+)>?(?:\s+\"[^\
 INLINE_CODE = re.compile(r"`[^`]*`")
 
 
-def prose_lines(text: str) -> list[str]:
-    """The page's lines outside fenced code blocks, where a bracket or a hash is code, not Markdown."""
+def prose_lines(text: str) -> list[tuple[int, str]]:
+    """The page's lines outside fenced code blocks, where a bracket or a hash is code, not Markdown, each with its
+    line number."""
     lines, fenced = [], False
-    for line in text.splitlines():
+    for number, line in enumerate(text.splitlines(), start=1):
         if FENCE.match(line):
             fenced = not fenced
             continue
         if not fenced:
-            lines.append(line)
+            lines.append((number, line))
     return lines
 
 
@@ -56,7 +57,7 @@ def anchors(page: Path) -> set[str]:
     """The anchors of a page's headings, a repeated one numbered as GitHub numbers it (-1, -2, ...)."""
     seen: dict[str, int] = {}
     found = set()
-    for line in prose_lines(page.read_text(encoding="utf-8")):
+    for _, line in prose_lines(page.read_text(encoding="utf-8")):
         heading = HEADING.match(line)
         if not heading:
             continue
@@ -69,7 +70,7 @@ def anchors(page: Path) -> set[str]:
 
 def relative_links(page: Path) -> list[tuple[int, str]]:
     links = []
-    for number, line in enumerate(prose_lines(page.read_text(encoding="utf-8")), start=1):
+    for number, line in prose_lines(page.read_text(encoding="utf-8")):
         for target in LINK.findall(INLINE_CODE.sub("", line)):
             if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):  # http:, https:, mailto:
                 continue
@@ -88,7 +89,7 @@ def test_every_relative_link_leads_to_a_file_and_heading_that_exist(page: Path) 
         path_part, _, fragment = target.partition("#")
         destination = (page.parent / unquote(path_part)).resolve() if path_part else page
         if not destination.exists():
-            broken.append(f"prose line {number}: {target} (no such file)")
+            broken.append(f"line {number}: {target} (no such file)")
         elif fragment and destination.suffix == ".md" and unquote(fragment).lower() not in anchors(destination):
-            broken.append(f"prose line {number}: {target} (no such heading)")
+            broken.append(f"line {number}: {target} (no such heading)")
     assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
