@@ -4,6 +4,8 @@ sections, and a heading reworded for a new finding silently breaks every link th
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 import unicodedata
 from pathlib import Path
@@ -69,12 +71,18 @@ def anchors(page: Path) -> set[str]:
 
 
 def relative_links(page: Path) -> list[tuple[int, str]]:
+    """The page's links to other files or headings of the project, each with the line it starts on (a link's text
+    may run on to the next line)."""
+    lines = prose_lines(page.read_text(encoding="utf-8"))
+    text = "\n".join(line for _, line in lines)
+    starts = list(itertools.accumulate((len(line) + 1 for _, line in lines[:-1]), initial=0))
+    blanked = INLINE_CODE.sub(lambda code: re.sub(r"[^\n]", " ", code.group()), text)  # offsets kept
     links = []
-    for number, line in prose_lines(page.read_text(encoding="utf-8")):
-        for target in LINK.findall(INLINE_CODE.sub("", line)):
-            if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):  # http:, https:, mailto:
-                continue
-            links.append((number, target))
+    for match in LINK.finditer(blanked):
+        target = match.group(1)
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.IGNORECASE):  # http:, https:, mailto:
+            continue
+        links.append((lines[bisect.bisect_right(starts, match.start()) - 1][0], target))
     return links
 
 
