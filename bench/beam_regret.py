@@ -15,9 +15,9 @@ that deal:
   the master's, each stopped after ``--nodes`` positions (0: never; a full 2-player turn is typically a few
   hundred thousand positions and 20–30 s); a search that stops is a lower bound, and its count is reported;
 * the expert's planner (width 12, budget 4,000) plans its turn, judged by the tuned evaluation;
-* the master's planner (width 48, budget 18,000 stopped at 27,000, or 48,000 with 3–4 players) plans its turn, and
-  the master (``master``, its look-ahead over that planner's best four turns in 2-player games) chooses its turn;
-  both are judged by the master's evaluation.
+* the master's planner (width 48, with its budget for the number of seats, stopped at half as much again) plans its
+  turn, and the master (``master``, its look-ahead over that planner's best four turns in 2-player games) chooses
+  its turn; both are judged by the master's evaluation.
 
 A turn's loss is the exhaustive value minus its own, in evaluation points (the units of the scoring track), and
 never below 0 (where the planner found more than a search that stopped, the planner's turn counts as the best:
@@ -53,8 +53,7 @@ from torres.ai.base import make_bot  # noqa: E402
 from torres.ai.collector import tune_for_search  # noqa: E402
 from torres.ai.evaluate import DEFAULT_WEIGHTS, MASTER_WEIGHTS, Weights, evaluate  # noqa: E402
 from torres.ai.exhaustive import search_turn, weights_evaluator  # noqa: E402
-from torres.ai.levels import (EXPERT_BUDGET, EXPERT_WIDTH, MASTER_BUDGET, MASTER_MANY_BUDGET,  # noqa: E402
-                              MASTER_SPEC, MASTER_WIDTH)
+from torres.ai.levels import EXPERT_BUDGET, EXPERT_WIDTH, MASTER_SPEC, MASTER_WIDTH  # noqa: E402
 from torres.ai.lookahead import LookaheadBot  # noqa: E402
 from torres.ai.planner import keep_choice, plan_turn  # noqa: E402
 from torres.ai.samples import turn_starts  # noqa: E402
@@ -75,7 +74,7 @@ def sample_positions(rules: str, players: int, count: int, seed: int) -> list[st
 
 
 #: The settings of the levels measured: a row measured with others is not resumed from.
-LEVELS = f"{zlib.crc32(f'{EXPERT_WIDTH}:{EXPERT_BUDGET}|{MASTER_SPEC}|{MASTER_MANY_BUDGET}'.encode()):08x}"
+LEVELS = f"{zlib.crc32(f'{EXPERT_WIDTH}:{EXPERT_BUDGET}|{MASTER_SPEC}'.encode()):08x}"
 
 
 @dataclass
@@ -126,10 +125,10 @@ def measure(task: Task) -> Row:
     seconds = time.process_time() - t0
     mastered = search_turn(state, weights_evaluator(MASTER_WEIGHTS), nodes=nodes)
     expert = plan_turn(state, EXPERT_WIDTH, DEFAULT_WEIGHTS, budget=EXPERT_BUDGET, limit=EXPERT_BUDGET * 3 // 2)[0]
-    budget = MASTER_BUDGET if players == 2 else MASTER_MANY_BUDGET
-    planner = plan_turn(state, MASTER_WIDTH, MASTER_WEIGHTS, budget=budget, limit=budget * 3 // 2)[0]
     master = make_bot("master", seed)
     assert isinstance(master, LookaheadBot)
+    _, budget = master.beam(players)
+    planner = plan_turn(state, MASTER_WIDTH, MASTER_WEIGHTS, budget=budget, limit=budget * 3 // 2)[0]
     chosen = turn_value(state, master.plan(view), MASTER_WEIGHTS)
     return Row(kind, key, tuned.nodes, tuned.sequences, tuned.complete, seconds,
                max(0.0, tuned.value - expert.value), expert.value > tuned.value + 1e-9,

@@ -23,7 +23,7 @@ from torres.ai.greedy import GreedyBot
 from torres.ai.lookahead import LookaheadBot
 from torres.ai.hint import hint_planner
 from torres.ai.levels import (EXPERT_BUDGET, EXPERT_WIDTH, MASTER_BUDGET, MASTER_KNOWN_LIMIT, MASTER_LIMIT,
-                              MASTER_MANY_BUDGET, MASTER_SIMULATIONS, MASTER_WIDTH)
+                              MASTER_FOUR_BUDGET, MASTER_SIMULATIONS, MASTER_THREE_BUDGET, MASTER_WIDTH)
 from torres.ai.mcts import ISMCTSBot
 from torres.ai.planner import plan_turn
 from torres.ai.samples import FULL_HAND
@@ -158,7 +158,7 @@ def test_the_master_plays_the_wider_planners_game_with_three_or_four_players() -
     # no look-ahead there (docs/strength-log.md: it did not pay); the expert's planner, wider, with more evaluations
     # and the master's weights (with the default rules, its own for 3-4 players: SPSA run 16)
     histories = []
-    for spec in ("master", f"greedy:width={MASTER_WIDTH}:budget={MASTER_MANY_BUDGET}:eval=master"):
+    for spec in ("master", f"greedy:width={MASTER_WIDTH}:budget={MASTER_THREE_BUDGET}:eval=master"):
         state = GameState(3, 5, Rules())
         bots = [make_bot(spec if s == 0 else "greedy:width=1", s) for s in range(3)]
         play(state, bots)
@@ -203,7 +203,7 @@ def test_hints_suggest_the_master_levels_turn_with_three_players() -> None:
         state.push(bots[state.current].choose(state.view(state.current)))
     view = state.view(state.current)
     h = hint(state, seed=3, iterations=1)
-    wide = make_bot(f"greedy:width={MASTER_WIDTH}:budget={MASTER_MANY_BUDGET}", 3).choose(view)
+    wide = make_bot(f"greedy:width={MASTER_WIDTH}:budget={MASTER_THREE_BUDGET}", 3).choose(view)
     assert h.action_ids[0] == make_bot("master", 3).choose(view) == wide != make_bot("expert", 3).choose(view)
 
 
@@ -271,8 +271,12 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     assert isinstance(master, GreedyBot) and master.weights == MASTER_WEIGHTS
     assert MASTER_WEIGHTS.later < DEFAULT_WEIGHTS.later
     assert master.beam(2) == (master.width, master.budget) == (MASTER_WIDTH, MASTER_BUDGET)
-    assert master.beam(3) == master.beam(4) == (MASTER_WIDTH, MASTER_MANY_BUDGET)
-    assert MASTER_WIDTH > expert.width and MASTER_MANY_BUDGET > MASTER_BUDGET > expert.budget
+    # each number of seats has its own budget: with 4 players an evaluation costs more (issue #34)
+    assert master.beam(3) == (MASTER_WIDTH, MASTER_THREE_BUDGET) and master.beam(4) == (MASTER_WIDTH, MASTER_FOUR_BUDGET)
+    assert MASTER_THREE_BUDGET > MASTER_FOUR_BUDGET and MASTER_WIDTH > expert.width and MASTER_BUDGET > expert.budget
+    # without ``four_budget`` the 3-player budget serves 4 players too
+    assert make_bot("lookahead:budget=2000:many_budget=6000").beam(4) == (12, 6000)
+    assert make_bot("lookahead:budget=2000:many_budget=6000:four_budget=5000").beam(3) == (12, 6000)
     # the planner's own value of a turn counts beside its simulations'
     assert isinstance(master, LookaheadBot) and master.search.prior == 1
     tweaked = make_bot("greedy:eval=basic:reserve=2.5:radius=2")

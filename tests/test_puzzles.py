@@ -13,8 +13,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from torres.ai.analysis import MAX_TURN_ACTIONS
-from torres.ai.puzzles import (DIFFICULTIES, MARGIN, SOLVED_WITHIN, THEMES, Puzzle, PuzzleError, attempt, board_of,
-                               check_position, judge, load_puzzles, theme_of)
+from torres.ai.puzzles import (DIFFICULTIES, MARGIN, SOLVE_BUDGET, SOLVE_MANY_BUDGET, SOLVED_WITHIN, THEMES, Puzzle,
+                               PuzzleError, attempt, board_of, check_position, judge, load_puzzles, master_turns,
+                               theme_of)
 from torres.engine.state import GameState, Stage
 from torres.server.app import create_app
 from torres.server.protocol import Limits
@@ -48,6 +49,25 @@ def test_the_solution_is_legal_and_still_the_masters_best_by_the_margin(puzzle: 
     assert board_of(tried.state, puzzle.seat) == board_of(_after(state, check.solution), puzzle.seat)
     assert check.margin >= MARGIN and check.unique_by >= SOLVED_WITHIN
     assert theme_of(state, check.solution)[0] == puzzle.theme
+
+
+def test_puzzles_are_solved_on_the_evaluations_they_were_mined_with(monkeypatch: pytest.MonkeyPatch) -> None:
+    # in play the master's budget is smaller, and with 3–4 players smaller still (issue #34): solving keeps the
+    # mining's, or the shipped solutions would no longer be the planner's best
+    import torres.ai.puzzles as puzzles
+
+    budgets: list[tuple[int, int, int]] = []
+
+    def recorded(state: GameState, *args: Any, **kwargs: Any) -> list[Any]:
+        budgets.append((state.n, kwargs["budget"], kwargs["limit"]))
+        return []
+
+    monkeypatch.setattr(puzzles, "plan_turn", recorded)
+    for players in (2, 3, 4):
+        master_turns(next(p for p in PUZZLES if p.players == players).state())
+    assert budgets == [(2, SOLVE_BUDGET, SOLVE_BUDGET * 3 // 2)] + [
+        (n, SOLVE_MANY_BUDGET, SOLVE_MANY_BUDGET * 3 // 2) for n in (3, 4)]
+    assert SOLVE_MANY_BUDGET > SOLVE_BUDGET
 
 
 def _after(state: GameState, actions: tuple[int, ...]) -> GameState:

@@ -81,7 +81,7 @@ def _lookahead(seed: int, opts: dict[str, str]) -> Bot:
                         reply_budget=_int(opts, "reply_budget", 800), horizon=_int(opts, "horizon", 2),
                         players=_int(opts, "players", 2), prior=_float(opts, "prior", 0.0),
                         many_width=_int(opts, "many_width", 0), many_budget=_int(opts, "many_budget", 0),
-                        known_candidates=_int(opts, "known_candidates", 0),
+                        four_budget=_int(opts, "four_budget", 0), known_candidates=_int(opts, "known_candidates", 0),
                         known_limit=_int(opts, "known_limit", 0), limit=_int(opts, "limit", 0))
 
 
@@ -147,11 +147,16 @@ EXPERT_BUDGET = 4000
 #: on the scoring track. Finished on a lower budget, 12,000 stopped at 18,000, they won 80.3% of the goal's 1,000
 #: deals; on this one, 85.3% (+5.0 ± 2.9 points paired), the slowest turn of the issue's 40 games 0.85-0.93 s of CPU
 #: (docs/strength-log.md, "Turns a full hand cuts short" and "A full hand's turns finished on the master's whole
-#: budget"). With 3–4 players, twelve times.
+#: budget"). With 3–4 players twelve times won most, but their slowest turns took 1.3–1.5 s of CPU on an idle core:
+#: with 4 players from what each evaluation costs (43 µs), with 3 from how many there were (48,000 at 30 µs). So
+#: each seat count has its own: with 4 players 16,000 won as many of the 4-player goal's 1,000 deals (54.5%, twelve
+#: times 53.9%); with 3 players 24,000 won 52.5% of 400 deals where twelve times won 52.2% (+0.3 ± 1.3 points
+#: paired; docs/strength-log.md, "A budget for each number of seats").
 MASTER_WIDTH = 48
 MASTER_BUDGET = 18000
 MASTER_LIMIT = 27000
-MASTER_MANY_BUDGET = 48000
+MASTER_THREE_BUDGET = 24000
+MASTER_FOUR_BUDGET = 16000
 #: The deals the look-ahead plays its four candidate turns on: one (the second and third, on which only the
 #: better two were played again, changed few choices and cost the time the wider planner needs).
 MASTER_SIMULATIONS = 4
@@ -172,8 +177,8 @@ MASTER_KNOWN_LIMIT = 24000
 #: docs/strength.md has its matches.
 MASTER_SPEC = (f"lookahead:width={MASTER_WIDTH}:budget={MASTER_BUDGET}:limit={MASTER_LIMIT}"
                f":simulations={MASTER_SIMULATIONS}"
-               f":eval=master:prior=1:many_budget={MASTER_MANY_BUDGET}:known_candidates={MASTER_KNOWN_CANDIDATES}"
-               f":known_limit={MASTER_KNOWN_LIMIT}")
+               f":eval=master:prior=1:many_budget={MASTER_THREE_BUDGET}:four_budget={MASTER_FOUR_BUDGET}"
+               f":known_candidates={MASTER_KNOWN_CANDIDATES}:known_limit={MASTER_KNOWN_LIMIT}")
 
 #: The ladder: level name → the spec it stands for.
 LEVELS: dict[str, str] = {

@@ -52,6 +52,9 @@ TOP = 64
 #: The fewest evaluations a puzzle is solved with: solving is not played against a clock, so it keeps what the
 #: master's 2-player turn had when the puzzles were mined, though in play its budget is now 18,000 (issue #34).
 SOLVE_BUDGET = 24000
+#: ... and with 3–4 players, where the puzzles were mined on 48,000 before each seat count had its own, smaller
+#: budget in play (its slowest turns took over a second, issue #34).
+SOLVE_MANY_BUDGET = 48000
 #: The themes, in the order a solution is given the first that fits.
 THEMES = ("card", "king", "build-and-climb", "climb", "knight", "build", "points")
 #: Difficulty: the weakest planner that finds the solution ("easy": a one-wide beam, "medium": the expert's).
@@ -144,11 +147,11 @@ def master_weights() -> Weights:
 
 def master_turns(state: GameState, top: int = TOP) -> list[Plan]:
     """The master planner's best ``top`` distinct turns from ``state`` (a seat's turn start), best first: its beam
-    width and evaluations for the number of players (never fewer than :data:`SOLVE_BUDGET`), stopped at half as much
-    again, where its own planner stops."""
+    width and evaluations for the number of players (never fewer than :data:`SOLVE_BUDGET`, or
+    :data:`SOLVE_MANY_BUDGET` with 3–4 players), stopped at half as much again, where its own planner stops."""
     bot = master_planner()
     width, budget = bot.beam(state.n)
-    budget = max(budget, SOLVE_BUDGET)
+    budget = max(budget, SOLVE_BUDGET if state.n == 2 else SOLVE_MANY_BUDGET)
     return plan_turn(state.clone(), width, bot.weights, top=top, budget=budget, limit=budget * 3 // 2)
 
 
