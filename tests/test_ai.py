@@ -272,7 +272,8 @@ def test_bot_specs_choose_and_override_the_evaluation() -> None:
     assert MASTER_WEIGHTS.later < DEFAULT_WEIGHTS.later
     assert master.beam(2) == (master.width, master.budget) == (MASTER_WIDTH, MASTER_BUDGET)
     # each number of seats has its own budget: with 4 players an evaluation costs more (issue #34)
-    assert master.beam(3) == (MASTER_WIDTH, MASTER_THREE_BUDGET) and master.beam(4) == (MASTER_WIDTH, MASTER_FOUR_BUDGET)
+    assert master.beam(3) == (MASTER_WIDTH, MASTER_THREE_BUDGET)
+    assert master.beam(4) == (MASTER_WIDTH, MASTER_FOUR_BUDGET)
     assert MASTER_THREE_BUDGET > MASTER_FOUR_BUDGET and MASTER_WIDTH > expert.width and MASTER_BUDGET > expert.budget
     # without ``four_budget`` the 3-player budget serves 4 players too
     assert make_bot("lookahead:budget=2000:many_budget=6000").beam(4) == (12, 6000)
