@@ -23,6 +23,7 @@ points) on the fitted games and on the held-out ones, the split ``bench/sibling_
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from collections.abc import Sequence
@@ -166,6 +167,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("data", type=Path, help="the --data file of bench/sibling_turns.py")
     parser.add_argument("--held-out", type=float, default=0.25)
+    parser.add_argument("--save", type=Path, help="write the net's fit here (JSON: its terms and weights)")
     args = parser.parse_args(argv)
     search = make_bot("master").search  # type: ignore[attr-defined]
     scale, prior = search.scale, search.prior
@@ -183,6 +185,9 @@ def main(argv: list[str] | None = None) -> None:
         fitted, held = measure(train, ranker, names, scale, prior), measure(test, ranker, names, scale, prior)
         print(f"{label} (ridge {ridge:g}, hidden {hidden}) | {fitted[0]:.3f}, {fitted[1]:.2f} | {held[0]:.3f} "
               f"({(held[0] - base_test[0]) * 100:+.2f}), {held[1]:.2f}")
+        if args.save and label == "net":
+            args.save.write_text(json.dumps({"names": list(names), "scale": scale, **{
+                key: getattr(ranker, key).tolist() for key in ("mean", "spread", "w", "W", "b", "v")}}))
 
 
 if __name__ == "__main__":
