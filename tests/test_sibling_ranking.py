@@ -23,7 +23,8 @@ def _starts(margin: Callable[[float, float, float], float], count: int = 120, se
         turns = []
         for _ in range(6):
             leaf, term, other = (float(v) for v in rng.normal(scale=5.0, size=3))
-            turns.append({"leaf": leaf, "prior": float(rng.normal(scale=0.01)), "parts": [0.0] * 9, "columns": {"term": term, "other": other},
+            turns.append({"leaf": leaf, "prior": float(rng.normal(scale=0.01)), "parts": [0.0] * 9,
+                          "columns": {"term": term, "other": other},
                           "margin": round(10 * margin(leaf, term, other) + offset)})
         starts.append({"game": game, "turns": turns})
     return starts
