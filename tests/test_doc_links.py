@@ -101,3 +101,46 @@ def test_every_relative_link_leads_to_a_file_and_heading_that_exist(page: Path) 
         elif fragment and destination.suffix == ".md" and unquote(fragment).lower() not in anchors(destination):
             broken.append(f"line {number}: {target} (no such heading)")
     assert not broken, f"{page.relative_to(ROOT)}: " + "; ".join(broken)
+
+
+CONTENTS_ENTRY = re.compile(r"^\s*- \[.*\]\(#([^)\s]+)\)\s*$")
+
+
+def contents_and_headings(page: Path) -> tuple[list[str], list[str]] | None:
+    """The anchors a page's "Contents" list links to, and those of the section headings after it (levels 2 and 3,
+    the levels such a list names); None for a page without one."""
+    listed: list[str] = []
+    headings: list[str] = []
+    state = "before"
+    for _, line in prose_lines(page.read_text(encoding="utf-8")):
+        heading = HEADING.match(line)
+        if heading:
+            if state == "before" and heading.group(2) == "Contents":
+                state = "contents"
+                continue
+            if state != "before":
+                state = "after"
+                if len(heading.group(1)) in (2, 3):
+                    headings.append(slug(heading.group(2)))
+            continue
+        entry = CONTENTS_ENTRY.match(line)
+        if state == "contents" and entry:
+            listed.append(unquote(entry.group(1)).lower())
+    return None if state == "before" else (listed, headings)
+
+
+PAGES_WITH_CONTENTS = [page for page in PAGES if contents_and_headings(page) is not None]
+
+
+def test_some_page_has_a_contents_list() -> None:
+    assert PAGES_WITH_CONTENTS
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_CONTENTS, ids=[str(p.relative_to(ROOT)) for p in PAGES_WITH_CONTENTS])
+def test_a_contents_list_names_every_section_in_order(page: Path) -> None:
+    # a section added at the end of a long log and left out of its list is found only by scrolling
+    found = contents_and_headings(page)
+    assert found is not None
+    listed, headings = found
+    assert listed == headings, (f"{page.relative_to(ROOT)}: not listed {[h for h in headings if h not in listed]}, "
+                                f"listed but no such section {[a for a in listed if a not in headings]}")
