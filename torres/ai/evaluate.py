@@ -24,12 +24,15 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from mypy_extensions import mypyc_attr
+
 from ..engine.board import BoardInfo
 from ..engine.master import MasterCard, master_bonus
 from ..engine.rules import Rules
 from ..engine.state import GameState, Stage
 
 
+@mypyc_attr(native_class=False)  # (a value type: pickled and replaced as dataclasses are)
 @dataclass(frozen=True)
 class Weights:
     later: float = 0.85  # a later scoring relative to the coming one
@@ -180,6 +183,7 @@ def _ring_masks(radius: int) -> list[int]:
     return masks
 
 
+@mypyc_attr(native_class=False)  # (a value type: pickled and replaced as dataclasses are)
 @dataclass(frozen=True)
 class Terms:
     """The raw terms of one seat, in points or counts, before weighting."""

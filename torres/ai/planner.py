@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+from mypy_extensions import mypyc_attr
+
 from ..engine.actions import DECODE, KEEP_TABLE, Kind, O_END, O_SCORE
 from ..engine.cards import Card
 from ..engine.state import GameState, Stage
@@ -36,6 +38,7 @@ def keep_choice(legal: list[int] | tuple[int, ...]) -> int:
     return min(legal, key=key)
 
 
+@mypyc_attr(native_class=False)  # (a value type: pickled and replaced as dataclasses are)
 @dataclass
 class Plan:
     actions: list[int]

@@ -1,0 +1,160 @@
+"""The search's two hottest modules compiled to C with mypyc, an opt-in: the same games in less time.
+
+    scripts/native                                # builds into .native (needs mypy, a C compiler and Python.h)
+    TORRES_NATIVE=$PWD/.native torres tournament ...  # a process with the variable set imports the build
+
+:mod:`torres.ai.evaluate` and :mod:`torres.ai.planner` compile as they are (``mypy --strict`` already holds; their
+value types are marked to stay Python classes, which pickle and ``replace`` as dataclasses do), and a compiled float
+is the C double Python's is, computed in the same order: the bots play the same games
+(tests/test_native.py, docs/strength-log.md). A compiled module is imported only where it was built from the source
+that is here: the build records each module's SHA-256, and if either module's source differs (an edit, or an
+experiment patch applied with ``git apply``), or the interpreter is another, neither compiled module is used (the two
+are compiled together and may call each other directly, so one stale half would run the other's old code) and a
+warning says why. The engine stays pure Python (a compiled class has no ``__dict__``, which ``GameState.clone``
+copies).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+#: The modules compiled, together.
+GROUP = ("torres.ai.evaluate", "torres.ai.planner")
+#: The variable naming a build's folder.
+ENVIRONMENT = "TORRES_NATIVE"
+MANIFEST = "manifest.json"
+_PACKAGE = Path(__file__).resolve().parent.parent  # the torres package's folder
+
+
+def source_of(module: str) -> Path:
+    """The pure module's source file."""
+    return _PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def build(folder: Path, modules: Sequence[str] = GROUP) -> dict[str, str]:
+    """Compiles ``modules`` into ``folder`` (made anew: an empty folder or an earlier build) and writes its manifest;
+    returns its files by module name.
+
+    mypyc type-checks what the modules import, so it runs on a copy of the whole package, away from the project's
+    own configuration; only the compiled files are kept, with the digests of the sources copied."""
+    if folder.exists() and any(folder.iterdir()) and not (folder / MANIFEST).is_file():
+        raise RuntimeError(f"{folder} is neither empty nor a build: not replaced")
+    with tempfile.TemporaryDirectory() as work:
+        shutil.copytree(_PACKAGE, Path(work) / "torres",
+                        ignore=shutil.ignore_patterns("__pycache__", "*.so", "static"))
+        sources = [str(Path(*m.split(".")).with_suffix(".py")) for m in modules]
+        digests = {m: digest(Path(work) / source) for m, source in zip(modules, sources)}
+        done = subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=work, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"mypyc failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}")
+        built = sorted(p.relative_to(work) for p in Path(work).rglob("*.so") if "build" not in p.parts)
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        files = {}
+        for relative in built:
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(Path(work) / relative, folder / relative)
+            files[_module_name(relative)] = str(relative)
+    manifest: dict[str, object] = {"cache_tag": sys.implementation.cache_tag,
+                                   "modules": digests, "files": files}
+    (folder / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    return files
+
+
+def _module_name(relative: Path) -> str:
+    # torres/ai/evaluate.cpython-311-x86_64-linux-gnu.so -> torres.ai.evaluate; the group's library sits at the top
+    return ".".join((*relative.parent.parts, relative.name.split(".", 1)[0]))
+
+
+class _CompiledFinder(importlib.abc.MetaPathFinder):
+    """Finds the build's extension modules (the compiled ones and the library they share) before the pure ones."""
+
+    def __init__(self, files: dict[str, Path]) -> None:
+        self.files = files
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        file = self.files.get(fullname)
+        return None if file is None else importlib.util.spec_from_file_location(fullname, file)
+
+
+def _refuse(why: str) -> bool:
+    warnings.warn(f"{ENVIRONMENT}: the compiled search is not used: {why}", RuntimeWarning, stacklevel=3)
+    return False
+
+
+def activate(folder: Path) -> bool:
+    """Imports the build in ``folder`` from now on, if it was built from these sources for this interpreter; warns
+    and changes nothing otherwise."""
+    if in_use():
+        return True
+    folder = folder.resolve()  # (a process that changes its directory later still finds the build)
+    try:
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        modules, listed, tag = manifest["modules"], manifest["files"], manifest["cache_tag"]
+        if not (isinstance(modules, dict) and isinstance(listed, dict) and isinstance(tag, str)):
+            raise TypeError("a field of the wrong type")
+        files = {str(name): folder / str(relative) for name, relative in listed.items()}
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        return _refuse(f"no readable build in {folder} ({error})")
+    if tag != sys.implementation.cache_tag:
+        return _refuse(f"built for {tag}, this is {sys.implementation.cache_tag}")
+    if set(modules) != set(GROUP) or not set(GROUP) <= set(files):
+        return _refuse(f"the build in {folder} is not of {', '.join(GROUP)}")
+    stale = [m for m in GROUP if modules[m] != digest(source_of(m))]
+    if stale:
+        return _refuse(f"{', '.join(stale)} changed since the build in {folder}; build it again")
+    if any(not file.is_file() for file in files.values()):
+        return _refuse(f"the build in {folder} is incomplete")
+    if any(not file.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) for file in files.values()):
+        return _refuse(f"the build in {folder} is not for this platform")
+    if any(m in sys.modules for m in GROUP):
+        return _refuse("the pure modules were imported first")
+    sys.meta_path.insert(0, _CompiledFinder(files))
+    return True
+
+
+def in_use() -> bool:
+    """Whether this process imports the compiled search (timings say so: ``torres tournament``, ``bench-ai``)."""
+    return any(isinstance(finder, _CompiledFinder) for finder in sys.meta_path)
+
+
+def activate_from_environment() -> bool:
+    """:func:`activate` with the folder :data:`ENVIRONMENT` names, if it is set."""
+    folder = os.environ.get(ENVIRONMENT)
+    return activate(Path(folder)) if folder else False
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``scripts/native``: builds into the folder given."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="scripts/native", description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("folder", type=Path, nargs="?", default=Path(".native"), help="where to build (made anew)")
+    args = parser.parse_args(argv)
+    try:
+        files = build(args.folder)
+    except RuntimeError as error:
+        print(error, file=sys.stderr)
+        return 1
+    print(f"built {', '.join(GROUP)} into {args.folder} ({len(files)} files, {sys.implementation.cache_tag}); "
+          f"use it with {ENVIRONMENT}={args.folder.resolve()}")
+    return 0
