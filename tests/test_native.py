@@ -37,12 +37,17 @@ for rules, specs in (("riogrande:max_buys=0", ("master", "expert")), ("riogrande
 """
 
 
-def run_games(native: Path | None) -> tuple[list[str], str]:
+def environment(native: Path | None) -> dict[str, str]:
+    """This process's environment, naming the build ``native`` (None: none, whatever the caller's names)."""
     env = {k: v for k, v in os.environ.items() if k != ENVIRONMENT}
     if native is not None:
         env[ENVIRONMENT] = str(native)
-    done = subprocess.run([sys.executable, "-c", GAMES], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=600)
+    return env
+
+
+def run_games(native: Path | None) -> tuple[list[str], str]:
+    done = subprocess.run([sys.executable, "-c", GAMES], cwd=ROOT, env=environment(native), capture_output=True,
+                          text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines(), done.stderr
 
@@ -103,16 +108,15 @@ def test_no_build_named_leaves_the_pure_modules_and_says_why(tmp_path: Path) -> 
 @pytest.mark.slow
 def test_a_tournament_says_when_its_search_was_compiled(native: Path) -> None:
     # its s/turn are then not the pure modules' (docs/strength.md times the pure ones)
-    def title(env: dict[str, str]) -> str:
+    def title(build: Path | None) -> str:
         done = subprocess.run([sys.executable, "-m", "torres.cli.main", "tournament", "--bots", "random,random",
-                               "--games", "1", "--jobs", "1"], cwd=ROOT, env=env, capture_output=True, text=True,
-                              timeout=120)
+                               "--games", "1", "--jobs", "1"], cwd=ROOT, env=environment(build),
+                              capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         return " ".join(done.stdout.split())
 
-    pure = {k: v for k, v in os.environ.items() if k != ENVIRONMENT}
-    assert "the search compiled" in title({**pure, ENVIRONMENT: str(native)})
-    assert "the search compiled" not in title(pure)
+    assert "the search compiled" in title(native)
+    assert "the search compiled" not in title(None)
 
 
 VALUES = """
@@ -134,7 +138,7 @@ print("ok")
 @pytest.mark.slow
 def test_the_compiled_value_types_pickle_copy_and_replace_as_dataclasses(native: Path) -> None:
     # compiled as native classes they did not: a frozen dataclass's pickle and ``replace`` failed (docs/strength-log.md)
-    done = subprocess.run([sys.executable, "-c", VALUES], cwd=ROOT, env={**os.environ, ENVIRONMENT: str(native)},
+    done = subprocess.run([sys.executable, "-c", VALUES], cwd=ROOT, env=environment(native),
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     where, result = done.stdout.split()

@@ -48,8 +48,8 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def build(folder: Path, modules: Sequence[str] = GROUP) -> dict[str, str]:
-    """Compiles ``modules`` into ``folder`` (made anew: an empty folder or an earlier build) and writes its manifest;
+def build(folder: Path) -> dict[str, str]:
+    """Compiles :data:`GROUP` into ``folder`` (made anew: an empty folder or an earlier build) and writes its manifest;
     returns its files by module name.
 
     mypyc type-checks what the modules import, so it runs on a copy of the whole package, away from the project's
@@ -59,8 +59,8 @@ def build(folder: Path, modules: Sequence[str] = GROUP) -> dict[str, str]:
     with tempfile.TemporaryDirectory() as work:
         shutil.copytree(_PACKAGE, Path(work) / "torres",
                         ignore=shutil.ignore_patterns("__pycache__", "*.so", "static"))
-        sources = [str(Path(*m.split(".")).with_suffix(".py")) for m in modules]
-        digests = {m: digest(Path(work) / source) for m, source in zip(modules, sources)}
+        sources = [str(Path(*m.split(".")).with_suffix(".py")) for m in GROUP]
+        digests = {m: digest(Path(work) / source) for m, source in zip(GROUP, sources)}
         done = subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=work, capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(f"mypyc failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}")
