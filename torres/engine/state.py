@@ -95,8 +95,18 @@ class IllegalActionError(ValueError):
     card"): a front end rejects actions from any other seat before asking the engine, so no other seat sees it."""
 
 
+# Every field of a state, named once: ``clone`` and pickle copy these, and a state has no ``__dict__`` to hide another
+# in, pure or compiled (torres/native.py compiles this module to a class that has none).
+_FIELDS = ("rules", "n", "seed", "stack_cap", "phase_stacks", "start", "master_card", "hands", "decks", "known",
+           "common", "discards", "heights", "occ", "occupied", "knights", "king", "scores", "supply", "stacks", "carry",
+           "turn_stack", "stack_taken", "ap", "buys", "played", "fresh", "drawn", "phase", "round", "turn", "scorings",
+           "history", "actors", "_undo", "_legal", "stage", "_info")
+
+
 class GameState:
     """A game of Torres between 2–4 seats (0-based, clockwise)."""
+
+    __slots__ = _FIELDS
 
     # --- construction -------------------------------------------------------------------------------------
     def __init__(self, players: int = 4, seed: int = 0, rules: Rules | None = None) -> None:
@@ -400,7 +410,8 @@ class GameState:
     def clone(self) -> "GameState":
         """An independent copy of this state; shares nothing mutable, keeps the undo stack."""
         other = GameState.__new__(GameState)
-        other.__dict__.update(self.__dict__)
+        for name in _FIELDS:
+            setattr(other, name, getattr(self, name))
         other._restore(self._snapshot(), keep_history=False)
         other._copy_cold()
         other.history = self.history[:]
@@ -413,6 +424,10 @@ class GameState:
     # times a clone (the undo records) to copy what no one changes in place (the board analyses, immutable; the
     # undo records and the lists they keep, copy-on-write). Pickle stores every field; a loaded state has board
     # analyses of its own with empty caches (``BoardInfo.__reduce__``).
+    def __reduce__(self) -> tuple[object, ...]:
+        # (one way for every protocol, pure or compiled: protocols 0 and 1 cannot pickle a compiled class by default)
+        return _unpickle, (tuple(getattr(self, name) for name in _FIELDS),)
+
     def __copy__(self) -> "GameState":
         return self.__deepcopy__({})
 
@@ -821,3 +836,9 @@ class GameState:
         return (f"<GameState {self.n}p {self.rules.edition} phase {self.phase + 1} round {self.round + 1} "
                 f"stage {self.stage.name.lower()} seat {self.current} scores {self.scores}>")
 
+
+def _unpickle(values: tuple[object, ...]) -> GameState:
+    state = GameState.__new__(GameState)
+    for name, value in zip(_FIELDS, values, strict=True):
+        setattr(state, name, value)
+    return state
