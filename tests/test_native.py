@@ -1,5 +1,5 @@
-"""The opt-in compiled search (torres/ai/native.py): built with mypyc, it plays the same games as the pure modules, and
-it is used only where it was built from the source that is here."""
+"""The opt-in compiled engine and search (torres/native.py): built with mypyc, they play the same games as the pure
+modules, and they are used only where they were built from the sources that are here."""
 
 from __future__ import annotations
 
@@ -12,19 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from torres.ai.native import ENVIRONMENT, GROUP, MANIFEST, build
+from torres.native import ENVIRONMENT, GROUP, MANIFEST, build
 
 ROOT = Path(__file__).resolve().parent.parent
 
 # Two games, each printed as its actions and final scores: the master without cards (its look-ahead, the planner
 # and the evaluation all run) and two experts with cards (the draws and the re-plans after them).
 GAMES = """
-import hashlib
-import torres.ai.evaluate as evaluate, torres.ai.planner as planner
+import hashlib, importlib
 from torres.ai import make_bot
 from torres.engine import GameState, Rules
-print(evaluate.__file__)
-print(planner.__file__)
+from torres.native import GROUP
+for module in GROUP:
+    print(importlib.import_module(module).__file__)
 for rules, specs in (("riogrande:max_buys=0", ("master", "expert")), ("riogrande", ("expert", "expert"))):
     state = GameState(2, 5, Rules.from_text(rules))
     bots = [make_bot(spec, 50 + seat) for seat, spec in enumerate(specs)]
@@ -61,13 +61,14 @@ def native(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.mark.slow  # mypyc compiles two modules (15-30 s), then a master's game is played twice
+@pytest.mark.slow  # mypyc compiles five modules (30-100 s), then a master's game is played twice
 def test_the_compiled_search_plays_the_same_games(native: Path) -> None:
     pure, _ = run_games(None)
     compiled, warned = run_games(native)
-    assert pure[0].endswith("evaluate.py") and pure[1].endswith("planner.py")
-    assert compiled[0].startswith(str(native)) and compiled[1].startswith(str(native)), compiled[:2]
-    assert compiled[2:] == pure[2:] and len(pure) == 4
+    files = len(GROUP)
+    assert all(where.endswith(".py") and not where.startswith(str(native)) for where in pure[:files]), pure
+    assert all(where.startswith(str(native)) for where in compiled[:files]), compiled[:files]
+    assert compiled[files:] == pure[files:] and len(pure) == files + 2
     assert ENVIRONMENT not in warned
 
 
@@ -80,21 +81,28 @@ def changed_copy(native: Path, tmp_path: Path, **fields: object) -> Path:
     return copy
 
 
+WHERE_FROM = ("import importlib; from torres.native import GROUP; "
+              "print(*(importlib.import_module(m).__file__ for m in GROUP))")
+
+
 @pytest.mark.slow
 def test_a_build_of_other_sources_or_for_another_interpreter_is_not_used(native: Path, tmp_path: Path) -> None:
     manifest = json.loads((native / MANIFEST).read_text())
-    stale = {**manifest["modules"], GROUP[0]: "0" * 64}  # as if evaluate.py had been edited since the build
-    for fields, why in (({"modules": stale}, "torres.ai.evaluate changed since the build"),
+    # as if evaluate.py had been edited since the build; and actions.py, which is not compiled but whose constants
+    # the compiled modules use
+    edited = {**manifest["modules"], "torres.ai.evaluate": "0" * 64}
+    edited_beside = {**manifest["modules"], "torres.engine.actions": "0" * 64}
+    for fields, why in (({"modules": edited}, "torres.ai.evaluate changed since the build"),
+                        ({"modules": edited_beside}, "torres.engine.actions changed since the build"),
                         ({"cache_tag": "cpython-399"}, "built for cpython-399"),
-                        ({"files": {}}, "is not of torres.ai.evaluate, torres.ai.planner")):
+                        ({"files": {}}, "is not of these modules")):
         check = subprocess.run(
-            [sys.executable, "-c", "import torres.ai.evaluate as e, torres.ai.planner as p; print(e.__file__); "
-                                   "print(p.__file__)"],
-            cwd=ROOT, env={**os.environ, ENVIRONMENT: str(changed_copy(native, tmp_path / why.split()[0], **fields))},
+            [sys.executable, "-c", WHERE_FROM], cwd=ROOT,
+            env={**os.environ, ENVIRONMENT: str(changed_copy(native, tmp_path / why.split()[0], **fields))},
             capture_output=True, text=True, timeout=120)
         assert check.returncode == 0, check.stderr
-        assert check.stdout.split() == [str(ROOT / "torres/ai/evaluate.py"), str(ROOT / "torres/ai/planner.py")]
-        assert "the compiled search is not used" in check.stderr and why in check.stderr, check.stderr
+        assert check.stdout.split() == [str(ROOT / m.replace(".", "/")) + ".py" for m in GROUP]
+        assert "the compiled modules are not used" in check.stderr and why in check.stderr, check.stderr
 
 
 def test_no_build_named_leaves_the_pure_modules_and_says_why(tmp_path: Path) -> None:
@@ -106,7 +114,7 @@ def test_no_build_named_leaves_the_pure_modules_and_says_why(tmp_path: Path) -> 
 
 
 @pytest.mark.slow
-def test_a_tournament_says_when_its_search_was_compiled(native: Path) -> None:
+def test_a_tournament_says_when_it_ran_compiled(native: Path) -> None:
     # its s/turn are then not the pure modules' (docs/strength.md times the pure ones)
     def title(build: Path | None) -> str:
         done = subprocess.run([sys.executable, "-m", "torres.cli.main", "tournament", "--bots", "random,random",
@@ -115,8 +123,8 @@ def test_a_tournament_says_when_its_search_was_compiled(native: Path) -> None:
         assert done.returncode == 0, done.stderr
         return " ".join(done.stdout.split())
 
-    assert "the search compiled" in title(native)
-    assert "the search compiled" not in title(None)
+    assert "compiled with mypyc" in title(native)
+    assert "compiled with mypyc" not in title(None)
 
 
 VALUES = """
@@ -131,13 +139,25 @@ assert pickle.loads(pickle.dumps(MASTER_WEIGHTS)) == MASTER_WEIGHTS == copy.deep
 assert replace(MASTER_WEIGHTS, later=0.2).later == 0.2 and make_bot("master:later=0.2").weights.later == 0.2
 plan = Plan([1, 2], 0.5)
 assert pickle.loads(pickle.dumps(plan)) == plan == copy.deepcopy(plan)
+from torres.engine import GameState, Rules
+state = GameState(3, 4, Rules.from_text("riogrande"))
+for _ in range(12):
+    state.push(state.legal_action_ids()[-1])
+for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+    loaded = pickle.loads(pickle.dumps(state, protocol))
+    assert loaded.position() == state.position() and loaded.history == state.history
+for copy_of in (copy.deepcopy, copy.copy, GameState.clone):
+    other = copy_of(state)
+    assert other.position() == state.position() and other.pop() == state.pop()
 print("ok")
 """
 
 
 @pytest.mark.slow
-def test_the_compiled_value_types_pickle_copy_and_replace_as_dataclasses(native: Path) -> None:
-    # compiled as native classes they did not: a frozen dataclass's pickle and ``replace`` failed (docs/strength-log.md)
+def test_the_compiled_value_types_and_states_pickle_copy_and_replace_as_the_pure_ones(native: Path) -> None:
+    # compiled as native classes the value types did not: a frozen dataclass's pickle and ``replace`` failed
+    # (docs/strength-log.md); a compiled state has no ``__dict__``, which its copy once copied, and protocols 0 and 1
+    # cannot pickle a compiled class without its own ``__reduce__``
     done = subprocess.run([sys.executable, "-c", VALUES], cwd=ROOT, env=environment(native),
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr

@@ -7,8 +7,12 @@
 ('TURN', 0, 5)
 """
 
-from .engine import *  # noqa: F401,F403
-from .engine import __all__ as _engine_all
+from .native import activate_from_environment
+
+activate_from_environment()  # (before any engine module is imported: TORRES_NATIVE, torres/native.py)
+
+from .engine import *  # noqa: E402,F401,F403
+from .engine import __all__ as _engine_all  # noqa: E402
 
 __all__ = list(_engine_all)
 __version__ = "0.1.0"

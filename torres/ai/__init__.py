@@ -4,12 +4,8 @@ Levels (see :mod:`torres.ai.levels` and docs/strength.md): ``beginner``, ``casua
 building blocks: ``random``, ``onestep``, ``greedy``, ``ismcts``. :func:`hint` suggests a turn.
 """
 
-from .native import activate_from_environment
-
-activate_from_environment()  # (before the search's modules are imported: TORRES_NATIVE, torres/ai/native.py)
-
-from .base import Bot, RandomBot, make_bot  # noqa: E402
-from .hint import Alternative, Hint, hint  # noqa: E402
-from .levels import LEVELS, bot_names  # noqa: E402
+from .base import Bot, RandomBot, make_bot
+from .hint import Alternative, Hint, hint
+from .levels import LEVELS, bot_names
 
 __all__ = ["Alternative", "Bot", "Hint", "LEVELS", "RandomBot", "bot_names", "hint", "make_bot"]

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..ai.base import make_bot
-from ..ai import native
+from .. import native
 from ..ai.collector import tune_for_search
 from ..ai.evaluate import clear_caches as clear_evaluation_caches, evaluate
 from ..ai.greedy import GreedyBot
@@ -111,7 +111,7 @@ def bench_ai(
     tune_for_search()
     console = Console(width=max(110, Console().width))
     rows = bench(positions, players, edition, seed=seed)
-    compiled = ", the search compiled" if native.in_use() else ""
+    compiled = ", compiled with mypyc" if native.in_use() else ""
     table = Table(title=f"bot speed, medians over {positions} positions ({players} players, {edition}{compiled})")
     # a bot's label is its whole spec, longer than a terminal line for the master: it folds, the figures never do
     table.add_column("bot", overflow="fold")

@@ -27,7 +27,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..ai.base import Bot, make_bot
-from ..ai import native
+from .. import native
 from ..ai.collector import settle, tune_for_search
 from ..engine.rules import Rules
 from ..engine.stage import Stage
@@ -320,7 +320,7 @@ def tournament(
     numbers = f" (games {first}–{first + games - 1})" if first else ""
     title = (f"{games} games{numbers}{repeats}, {players} players, {rules_text}, seed {seed}"
              f"{', random setup' if random_setup else ''} ({wall:.0f} s wall"
-             f"{', the search compiled' if native.in_use() else ''}; "
+             f"{', compiled with mypyc' if native.in_use() else ''}; "
              f"s/turn: CPU seconds of a bot's turn)")
     console.print(render(summary, title))
     if command:

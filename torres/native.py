@@ -1,17 +1,20 @@
-"""The search's two hottest modules compiled to C with mypyc, an opt-in: the same games in less time.
+"""The engine's and the search's hottest modules compiled to C with mypyc, an opt-in: the same games in less time.
 
     scripts/native                                # builds into .native (needs mypy, a C compiler and Python.h)
     TORRES_NATIVE=$PWD/.native torres tournament ...  # a process with the variable set imports the build
 
-:mod:`torres.ai.evaluate` and :mod:`torres.ai.planner` compile as they are (``mypy --strict`` already holds; their
-value types are marked to stay Python classes, which pickle and ``replace`` as dataclasses do), and a compiled float
-is the C double Python's is, computed in the same order: the bots play the same games
-(tests/test_native.py, docs/strength-log.md). A compiled module is imported only where it was built from the source
-that is here: the build records each module's SHA-256, and if either module's source differs (an edit, or an
-experiment patch applied with ``git apply``), or the interpreter is another, neither compiled module is used (the two
-are compiled together and may call each other directly, so one stale half would run the other's old code) and a
-warning says why. The engine stays pure Python (a compiled class has no ``__dict__``, which ``GameState.clone``
-copies).
+:data:`GROUP` compiles as it is (``mypy --strict`` already holds; the search's value types are marked to stay Python
+classes, which pickle and ``replace`` as dataclasses do, and a state keeps its fields in ``__slots__``, so that a
+compiled one copies and pickles as the pure one does), and a compiled float is the C double Python's is, computed in
+the same order: the bots play the same games (tests/test_native.py, docs/strength-log.md). The package imports this
+module first (``torres/__init__.py``), so the build is in place before any engine module is imported; the engine
+itself imports nothing of it.
+
+A compiled module is imported only where it was built from the sources that are here: the build records the SHA-256
+of each module of :data:`SOURCES` (the group and every engine module it imports, whose constants mypyc may have
+built in), and if one of them differs (an edit, or an experiment patch applied with ``git apply``), or the
+interpreter is another, no compiled module is used (they are compiled together and call each other directly, so a
+stale part would run another's old code) and a warning says why.
 """
 
 from __future__ import annotations
@@ -31,17 +34,25 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-#: The modules compiled, together.
-GROUP = ("torres.ai.evaluate", "torres.ai.planner")
+#: The modules compiled, together: where a master's turn spends its time (the evaluation, the planner, and the
+#: engine's push, pop and move generation).
+GROUP = ("torres.ai.evaluate", "torres.ai.planner", "torres.engine.board", "torres.engine.movegen",
+         "torres.engine.state")
 #: The variable naming a build's folder.
 ENVIRONMENT = "TORRES_NATIVE"
 MANIFEST = "manifest.json"
-_PACKAGE = Path(__file__).resolve().parent.parent  # the torres package's folder
+_PACKAGE = Path(__file__).resolve().parent  # the torres package's folder
+#: The modules a build is of: the group's, and the engine's (the group imports nothing else of torres).
+SOURCES = tuple(sorted({*GROUP, *(f"torres.engine.{p.stem}" for p in (_PACKAGE / "engine").glob("*.py"))}))
+
+
+def _relative_source(module: str) -> Path:
+    return Path(*module.split(".")).with_suffix(".py")
 
 
 def source_of(module: str) -> Path:
     """The pure module's source file."""
-    return _PACKAGE.parent.joinpath(*module.split(".")).with_suffix(".py")
+    return _PACKAGE.parent / _relative_source(module)
 
 
 def digest(path: Path) -> str:
@@ -59,9 +70,9 @@ def build(folder: Path) -> dict[str, str]:
     with tempfile.TemporaryDirectory() as work:
         shutil.copytree(_PACKAGE, Path(work) / "torres",
                         ignore=shutil.ignore_patterns("__pycache__", "*.so", "static"))
-        sources = [str(Path(*m.split(".")).with_suffix(".py")) for m in GROUP]
-        digests = {m: digest(Path(work) / source) for m, source in zip(GROUP, sources)}
-        done = subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=work, capture_output=True, text=True)
+        digests = {m: digest(Path(work) / _relative_source(m)) for m in SOURCES}
+        done = subprocess.run([sys.executable, "-m", "mypyc", *map(str, map(_relative_source, GROUP))], cwd=work,
+                              capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(f"mypyc failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}")
         built = sorted(p.relative_to(work) for p in Path(work).rglob("*.so") if "build" not in p.parts)
@@ -97,7 +108,7 @@ class _CompiledFinder(importlib.abc.MetaPathFinder):
 
 
 def _refuse(why: str) -> bool:
-    warnings.warn(f"{ENVIRONMENT}: the compiled search is not used: {why}", RuntimeWarning, stacklevel=3)
+    warnings.warn(f"{ENVIRONMENT}: the compiled modules are not used: {why}", RuntimeWarning, stacklevel=3)
     return False
 
 
@@ -117,9 +128,9 @@ def activate(folder: Path) -> bool:
         return _refuse(f"no readable build in {folder} ({error})")
     if tag != sys.implementation.cache_tag:
         return _refuse(f"built for {tag}, this is {sys.implementation.cache_tag}")
-    if set(modules) != set(GROUP) or not set(GROUP) <= set(files):
-        return _refuse(f"the build in {folder} is not of {', '.join(GROUP)}")
-    stale = [m for m in GROUP if modules[m] != digest(source_of(m))]
+    if set(modules) != set(SOURCES) or not set(GROUP) <= set(files):
+        return _refuse(f"the build in {folder} is not of these modules ({', '.join(GROUP)})")
+    stale = [m for m in SOURCES if modules[m] != digest(source_of(m))]
     if stale:
         return _refuse(f"{', '.join(stale)} changed since the build in {folder}; build it again")
     if any(not file.is_file() for file in files.values()):
@@ -133,7 +144,7 @@ def activate(folder: Path) -> bool:
 
 
 def in_use() -> bool:
-    """Whether this process imports the compiled search (timings say so: ``torres tournament``, ``bench-ai``)."""
+    """Whether this process imports the compiled modules (timings say so: ``torres tournament``, ``bench-ai``)."""
     return any(isinstance(finder, _CompiledFinder) for finder in sys.meta_path)
 
 
