@@ -11,7 +11,7 @@ module first (``torres/__init__.py``), so the build is in place before any engin
 itself imports nothing of it.
 
 A compiled module is imported only where it was built from the sources that are here: the build records the SHA-256
-of each module of :data:`SOURCES` (the group and every engine module it imports, whose constants mypyc may have
+of each module of :func:`sources` (the group and every engine module it imports, whose constants mypyc may have
 built in), and if one of them differs (an edit, or an experiment patch applied with ``git apply``), or the
 interpreter is another, no compiled module is used (they are compiled together and call each other directly, so a
 stale part would run another's old code) and a warning says why.
@@ -19,20 +19,18 @@ stale part would run another's old code) and a warning says why.
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
-import importlib.machinery
-import importlib.util
-import json
 import os
-import shutil
-import subprocess
 import sys
-import tempfile
 import warnings
-from collections.abc import Sequence
 from pathlib import Path
-from types import ModuleType
+from typing import TYPE_CHECKING
+
+# (the rest is imported where it is used: the package imports this module at every start, nearly always with no
+# build named)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from importlib.machinery import ModuleSpec
+    from types import ModuleType
 
 #: The modules compiled, together: where a master's turn spends its time (the evaluation, the planner, and the
 #: engine's push, pop and move generation).
@@ -42,8 +40,6 @@ GROUP = ("torres.ai.evaluate", "torres.ai.planner", "torres.engine.board", "torr
 ENVIRONMENT = "TORRES_NATIVE"
 MANIFEST = "manifest.json"
 _PACKAGE = Path(__file__).resolve().parent  # the torres package's folder
-#: The modules a build is of: the group's, and the engine's (the group imports nothing else of torres).
-SOURCES = tuple(sorted({*GROUP, *(f"torres.engine.{p.stem}" for p in (_PACKAGE / "engine").glob("*.py"))}))
 
 
 def _relative_source(module: str) -> Path:
@@ -55,7 +51,14 @@ def source_of(module: str) -> Path:
     return _PACKAGE.parent / _relative_source(module)
 
 
+def sources() -> list[str]:
+    """The modules a build is of: the group's, and the engine's (the group imports nothing else of torres)."""
+    return sorted({*GROUP, *(f"torres.engine.{p.stem}" for p in (_PACKAGE / "engine").glob("*.py"))})
+
+
 def digest(path: Path) -> str:
+    import hashlib
+
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -67,10 +70,15 @@ def build(folder: Path) -> dict[str, str]:
     own configuration; only the compiled files are kept, with the digests of the sources copied."""
     if folder.exists() and any(folder.iterdir()) and not (folder / MANIFEST).is_file():
         raise RuntimeError(f"{folder} is neither empty nor a build: not replaced")
+    import json
+    import shutil
+    import subprocess
+    import tempfile
+
     with tempfile.TemporaryDirectory() as work:
         shutil.copytree(_PACKAGE, Path(work) / "torres",
                         ignore=shutil.ignore_patterns("__pycache__", "*.so", "static"))
-        digests = {m: digest(Path(work) / _relative_source(m)) for m in SOURCES}
+        digests = {m: digest(Path(work) / _relative_source(m)) for m in sources()}
         done = subprocess.run([sys.executable, "-m", "mypyc", *map(str, map(_relative_source, GROUP))], cwd=work,
                               capture_output=True, text=True)
         if done.returncode != 0:
@@ -95,14 +103,16 @@ def _module_name(relative: Path) -> str:
     return ".".join((*relative.parent.parts, relative.name.split(".", 1)[0]))
 
 
-class _CompiledFinder(importlib.abc.MetaPathFinder):
+class _CompiledFinder:
     """Finds the build's extension modules (the compiled ones and the library they share) before the pure ones."""
 
     def __init__(self, files: dict[str, Path]) -> None:
         self.files = files
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
-                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+                  target: ModuleType | None = None) -> ModuleSpec | None:
+        import importlib.util
+
         file = self.files.get(fullname)
         return None if file is None else importlib.util.spec_from_file_location(fullname, file)
 
@@ -115,6 +125,9 @@ def _refuse(why: str) -> bool:
 def activate(folder: Path) -> bool:
     """Imports the build in ``folder`` from now on, if it was built from these sources for this interpreter; warns
     and changes nothing otherwise."""
+    import importlib.machinery
+    import json
+
     if in_use():
         return True
     folder = folder.resolve()  # (a process that changes its directory later still finds the build)
@@ -128,9 +141,9 @@ def activate(folder: Path) -> bool:
         return _refuse(f"no readable build in {folder} ({error})")
     if tag != sys.implementation.cache_tag:
         return _refuse(f"built for {tag}, this is {sys.implementation.cache_tag}")
-    if set(modules) != set(SOURCES) or not set(GROUP) <= set(files):
+    if set(modules) != set(sources()) or not set(GROUP) <= set(files):
         return _refuse(f"the build in {folder} is not of these modules ({', '.join(GROUP)})")
-    stale = [m for m in SOURCES if modules[m] != digest(source_of(m))]
+    stale = [m for m in sources() if modules[m] != digest(source_of(m))]
     if stale:
         return _refuse(f"{', '.join(stale)} changed since the build in {folder}; build it again")
     if any(not file.is_file() for file in files.values()):
