@@ -141,9 +141,10 @@ def activate(folder: Path) -> bool:
         return _refuse(f"no readable build in {folder} ({error})")
     if tag != sys.implementation.cache_tag:
         return _refuse(f"built for {tag}, this is {sys.implementation.cache_tag}")
-    if set(modules) != set(sources()) or not set(GROUP) <= set(files):
+    these = sources()
+    if set(modules) != set(these) or not set(GROUP) <= set(files):
         return _refuse(f"the build in {folder} is not of these modules ({', '.join(GROUP)}); build it again")
-    stale = [m for m in sources() if modules[m] != digest(source_of(m))]
+    stale = [m for m in these if modules[m] != digest(source_of(m))]
     if stale:
         return _refuse(f"{', '.join(stale)} changed since the build in {folder}; build it again")
     if any(not file.is_file() for file in files.values()):
