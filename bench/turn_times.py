@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from torres import native  # noqa: E402
 from torres.ai.base import make_bot  # noqa: E402
 from torres.ai.collector import settle, tune_for_search  # noqa: E402
 from torres.engine import GameState, Rules  # noqa: E402
@@ -109,7 +110,8 @@ def main() -> None:
         return values[min(len(values) - 1, int(p * len(values)))]
 
     print(f"{args.bot} against {args.against}: {len(times)} turns in {args.games} games ({args.players} players, "
-          f"{args.rules}), collector thresholds {gc.get_threshold()}")
+          f"{args.rules}{', compiled with mypyc' if native.in_use() else ''}), collector thresholds "
+          f"{gc.get_threshold()}")
     for name, values in (("CPU", cpu), ("wall", wall)):
         print(f"  {name:>4} s/turn: median {statistics.median(values):.3f}, p90 {pct(values, 0.9):.3f}, "
               f"p99 {pct(values, 0.99):.3f}, slowest {values[-1]:.3f} (next {', '.join(f'{v:.2f}' for v in values[-4:-1])})")

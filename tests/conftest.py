@@ -25,6 +25,10 @@ from typing import Any, Collection, Iterator, Sequence
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
+# The tests run the pure modules, as CI's fresh clone does, even where the checkout has a build (scripts/run makes
+# one): set before anything imports torres, and inherited by every process a test starts. TORRES_NATIVE naming a
+# build runs them compiled; tests/test_native.py builds its own.
+os.environ.setdefault("TORRES_NATIVE", "off")
 #: How long a server may take to say it is ready: generous, so that a machine busy with other work still makes it
 #: (an idle one needs 1–3 s); a server that exits meanwhile fails at once.
 READY_TIMEOUT = 120.0

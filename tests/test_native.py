@@ -1,5 +1,7 @@
-"""The opt-in compiled engine and search (torres/native.py): built with mypyc, they play the same games as the pure
-modules, and they are used only where they were built from the sources that are here."""
+"""The compiled engine and search (torres/native.py): built with mypyc (as scripts/run does, with build tools only
+for the build), they play the same games as the pure modules, every process of a checkout with a build uses them
+(``torres serve`` and its bot workers too), and they are used only where they were built from the sources that are
+here."""
 
 from __future__ import annotations
 
@@ -8,11 +10,14 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from torres.native import ENVIRONMENT, GROUP, MANIFEST, build
+from conftest import ServerProcess
+from test_server_faults import get, post
+from torres.native import ENVIRONMENT, GROUP, MANIFEST, build, main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,11 +43,9 @@ for rules, specs in (("riogrande:max_buys=0", ("master", "expert")), ("riogrande
 
 
 def environment(native: Path | None) -> dict[str, str]:
-    """This process's environment, naming the build ``native`` (None: none, whatever the caller's names)."""
-    env = {k: v for k, v in os.environ.items() if k != ENVIRONMENT}
-    if native is not None:
-        env[ENVIRONMENT] = str(native)
-    return env
+    """This process's environment, naming the build ``native`` (None: off, whatever the caller's names and whether
+    the checkout has a build)."""
+    return {**os.environ, ENVIRONMENT: "off" if native is None else str(native)}
 
 
 def run_games(native: Path | None) -> tuple[list[str], str]:
@@ -57,7 +60,8 @@ def native(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if shutil.which("cc") is None and shutil.which("gcc") is None and not os.environ.get("CI"):
         pytest.skip("needs a C compiler")
     folder = tmp_path_factory.mktemp("native") / "build"
-    build(folder)
+    # as scripts/run builds on a serving set-up, which has no mypy: the build tools installed for the build alone
+    assert main([str(folder), "--fresh-tools"]) == 0
     return folder
 
 
@@ -163,6 +167,74 @@ def test_the_compiled_value_types_and_states_pickle_copy_and_replace_as_the_pure
     assert done.returncode == 0, done.stderr
     where, result = done.stdout.split()
     assert where.startswith(str(native)) and result == "ok", done.stdout
+
+
+@pytest.mark.slow
+def test_a_checkouts_build_is_used_unless_turned_off_and_only_while_its_sources_are_the_same(
+        native: Path, tmp_path: Path) -> None:
+    # a checkout of its own (a copy of the package beside a copy of the build, in .native), so that the test neither
+    # reads nor writes this one's
+    checkout = tmp_path / "checkout"
+    shutil.copytree(ROOT / "torres", checkout / "torres", ignore=shutil.ignore_patterns("__pycache__", "static"))
+    shutil.copytree(native, checkout / ".native")
+    unset = {k: v for k, v in os.environ.items() if k != ENVIRONMENT}
+
+    def run(code: str, env: dict[str, str]) -> tuple[list[str], str]:
+        done = subprocess.run([sys.executable, "-c", code], cwd=checkout, env=env, capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.split(), done.stderr
+
+    # (the build's own process: off, whatever the checkout holds)
+    is_current = ("from torres.native import DEFAULT, current, main; "
+                  "print(DEFAULT, current(DEFAULT), main([str(DEFAULT), '--if-needed']))")
+    files, warned = run(WHERE_FROM, unset)
+    assert all(f.startswith(str(checkout / ".native")) for f in files) and not warned, (files, warned)
+    assert run(is_current, {**unset, ENVIRONMENT: "off"})[0] == [str(checkout / ".native"), "True", "0"]
+    pure = [str(checkout / m.replace(".", "/")) + ".py" for m in GROUP]
+    for off in ("off", "0", ""):
+        assert run(WHERE_FROM, {**unset, ENVIRONMENT: off}) == (pure, "")
+    with open(checkout / "torres" / "engine" / "actions.py", "a", encoding="utf-8") as source:
+        source.write("\n# an edit\n")  # (a module the build does not compile, but whose constants it holds)
+    files, warned = run(WHERE_FROM, unset)
+    assert files == pure and "torres.engine.actions changed since the build" in warned, warned
+    assert run("from torres.native import DEFAULT, current; print(current(DEFAULT))",
+               {**unset, ENVIRONMENT: "off"})[0] == ["False"]
+
+
+@pytest.mark.slow
+def test_a_server_and_its_bot_workers_run_the_build(native: Path, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENVIRONMENT, str(native))
+    server = ServerProcess(tmp_path / "games.db").start()
+    try:
+        assert "the bots compiled with mypyc" in server.log.read_text()
+        game = post(f"{server.url}/api/games", {"players": 2, "bot_speed": "instant",
+                                                "seats": [{"kind": "bot", "level": "expert"}, {"kind": "human"}]})
+        deadline = time.monotonic() + 120
+        while get(f"{server.url}/api/games/{game['id']}")["version"] < 1:  # the bot's opening placement
+            assert time.monotonic() < deadline, "the bot did not act"
+            time.sleep(0.1)
+        # the bot chose it in a worker process of the server's, which maps the build's library
+        assert server.process is not None
+        mapped = [pid for pid in children(server.process.pid)
+                  if str(native) in Path(f"/proc/{pid}/maps").read_text(errors="replace")]
+        assert mapped, "no worker of the server's maps the build"
+    finally:
+        server.stop()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line)
+        except OSError:  # (ended meanwhile)
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.append(int(status.parent.name))
+    return found
 
 
 def test_a_folder_that_is_not_a_build_is_not_replaced(tmp_path: Path) -> None:

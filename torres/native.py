@@ -1,20 +1,22 @@
-"""The engine's and the search's hottest modules compiled to C with mypyc, an opt-in: the same games in less time.
+"""The engine's and the search's hottest modules compiled to C with mypyc: the same games in less time.
 
-    scripts/native                                # builds into .native (needs mypy, a C compiler and Python.h)
-    TORRES_NATIVE=$PWD/.native torres tournament ...  # a process with the variable set imports the build
+    scripts/native                 # builds into .native (mypyc, with a C compiler and Python.h); scripts/run does too
+    torres tournament ...          # every torres process of this checkout then imports the build
+    TORRES_NATIVE=off torres ...   # ... but one with the variable off, or naming another build's folder
 
 :data:`GROUP` compiles as it is (``mypy --strict`` already holds; the search's value types are marked to stay Python
 classes, which pickle and ``replace`` as dataclasses do, and a state keeps its fields in ``__slots__``, so that a
 compiled one copies and pickles as the pure one does), and a compiled float is the C double Python's is, computed in
 the same order: the bots play the same games (tests/test_native.py, docs/strength-log.md). The package imports this
 module first (``torres/__init__.py``), so the build is in place before any engine module is imported; the engine
-itself imports nothing of it.
+itself imports nothing of it. Without a build (an installed wheel, a machine without a C compiler) the pure modules
+run, silently: they are the reference the build is checked against.
 
 A compiled module is imported only where it was built from the sources that are here: the build records the SHA-256
 of each module of :func:`sources` (the group and every engine module it imports, whose constants mypyc may have
-built in), and if one of them differs (an edit, or an experiment patch applied with ``git apply``), or the
-interpreter is another, no compiled module is used (they are compiled together and call each other directly, so a
-stale part would run another's old code) and a warning says why.
+built in), and if one of them differs (an edit, a ``git pull``, or an experiment patch applied with ``git apply``),
+or the interpreter is another, no compiled module is used (they are compiled together and call each other directly,
+so a stale part would run another's old code) and a warning says why.
 """
 
 from __future__ import annotations
@@ -36,10 +38,15 @@ if TYPE_CHECKING:
 #: engine's push, pop and move generation).
 GROUP = ("torres.ai.evaluate", "torres.ai.planner", "torres.engine.board", "torres.engine.movegen",
          "torres.engine.state")
-#: The variable naming a build's folder.
+#: The variable naming a build's folder, or turning the build off (:data:`OFF`).
 ENVIRONMENT = "TORRES_NATIVE"
+#: Values of :data:`ENVIRONMENT` that leave the pure modules in place.
+OFF = ("", "0", "off")
 MANIFEST = "manifest.json"
 _PACKAGE = Path(__file__).resolve().parent  # the torres package's folder
+#: The checkout's own build (scripts/native, scripts/run), used where :data:`ENVIRONMENT` is not set. An installed
+#: wheel has none there, and runs pure.
+DEFAULT = _PACKAGE.parent / ".native"
 
 
 def _relative_source(module: str) -> Path:
@@ -62,9 +69,10 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def build(folder: Path) -> dict[str, str]:
+def build(folder: Path, tools: Path | None = None) -> dict[str, str]:
     """Compiles :data:`GROUP` into ``folder`` (made anew: an empty folder or an earlier build) and writes its manifest;
-    returns its files by module name.
+    returns its files by module name. ``tools``: a folder with mypy and setuptools (:func:`install_tools`), for an
+    environment that has none of its own.
 
     mypyc type-checks what the modules import, so it runs on a copy of the whole package, away from the project's
     own configuration; only the compiled files are kept, with the digests of the sources copied."""
@@ -75,12 +83,15 @@ def build(folder: Path) -> dict[str, str]:
     import subprocess
     import tempfile
 
+    env = {**os.environ, ENVIRONMENT: "off"}
+    if tools is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(tools), os.environ.get("PYTHONPATH"))))
     with tempfile.TemporaryDirectory() as work:
         shutil.copytree(_PACKAGE, Path(work) / "torres",
                         ignore=shutil.ignore_patterns("__pycache__", "*.so", "static"))
         digests = {m: digest(Path(work) / _relative_source(m)) for m in sources()}
         done = subprocess.run([sys.executable, "-m", "mypyc", *map(str, map(_relative_source, GROUP))], cwd=work,
-                              capture_output=True, text=True)
+                              env=env, capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(f"mypyc failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}")
         built = sorted(p.relative_to(work) for p in Path(work).rglob("*.so") if "build" not in p.parts)
@@ -103,6 +114,46 @@ def _module_name(relative: Path) -> str:
     return ".".join((*relative.parent.parts, relative.name.split(".", 1)[0]))
 
 
+def build_tools() -> list[str]:
+    """What a build needs from PyPI: the ``native`` extra's requirements (mypy, which brings mypyc, and setuptools,
+    which it compiles with and a venv of Python 3.12 or newer lacks), read from torres's installed metadata."""
+    from importlib.metadata import requires
+
+    return [r.split(";", 1)[0].strip() for r in requires("torres") or () if 'extra == "native"' in r]
+
+
+def has_tools() -> bool:
+    """Whether this environment can build without :func:`install_tools` (the dev set-up installs them)."""
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) is not None for name in ("mypyc", "setuptools"))
+
+
+def install_tools(folder: Path) -> None:
+    """Installs :func:`build_tools` into ``folder`` (``pip --target``), for one build: a serving set-up keeps no
+    build tools."""
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                           "--target", str(folder), *build_tools()], capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError(f"could not install {' '.join(build_tools())}:\n{done.stderr[-4000:]}")
+
+
+def missing_compiler() -> str | None:
+    """Why this machine cannot compile an extension module (no C compiler, or no Python.h), or None."""
+    import shutil
+    import sysconfig
+
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None and shutil.which("cc") is None:
+        return f"no C compiler ({compiler})"
+    headers = Path(sysconfig.get_paths()["include"])
+    if not (headers / "Python.h").is_file():
+        return f"no Python.h in {headers} (Debian: python3-dev)"
+    return None
+
+
 class _CompiledFinder:
     """Finds the build's extension modules (the compiled ones and the library they share) before the pure ones."""
 
@@ -117,20 +168,12 @@ class _CompiledFinder:
         return None if file is None else importlib.util.spec_from_file_location(fullname, file)
 
 
-def _refuse(why: str) -> bool:
-    warnings.warn(f"{ENVIRONMENT}: the compiled modules are not used: {why}", RuntimeWarning, stacklevel=3)
-    return False
-
-
-def activate(folder: Path) -> bool:
-    """Imports the build in ``folder`` from now on, if it was built from these sources for this interpreter; warns
-    and changes nothing otherwise."""
+def _check(folder: Path) -> dict[str, Path] | str:
+    """The build's files by module name, if ``folder`` holds a build of these sources for this interpreter; or why
+    not."""
     import importlib.machinery
     import json
 
-    if in_use():
-        return True
-    folder = folder.resolve()  # (a process that changes its directory later still finds the build)
     try:
         manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
         modules, listed, tag = manifest["modules"], manifest["files"], manifest["cache_tag"]
@@ -138,48 +181,91 @@ def activate(folder: Path) -> bool:
             raise TypeError("a field of the wrong type")
         files = {str(name): folder / str(relative) for name, relative in listed.items()}
     except (OSError, ValueError, KeyError, TypeError) as error:
-        return _refuse(f"no readable build in {folder} ({error})")
+        return f"no readable build in {folder} ({error})"
     if tag != sys.implementation.cache_tag:
-        return _refuse(f"built for {tag}, this is {sys.implementation.cache_tag}")
+        return f"built for {tag}, this is {sys.implementation.cache_tag}"
     these = sources()
     if set(modules) != set(these) or not set(GROUP) <= set(files):
-        return _refuse(f"the build in {folder} is not of these modules ({', '.join(GROUP)}); build it again")
+        return f"the build in {folder} is not of these modules ({', '.join(GROUP)}); build it again"
     stale = [m for m in these if modules[m] != digest(source_of(m))]
     if stale:
-        return _refuse(f"{', '.join(stale)} changed since the build in {folder}; build it again")
+        return f"{', '.join(stale)} changed since the build in {folder}; build it again (scripts/native)"
     if any(not file.is_file() for file in files.values()):
-        return _refuse(f"the build in {folder} is incomplete")
+        return f"the build in {folder} is incomplete"
     if any(not file.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) for file in files.values()):
-        return _refuse(f"the build in {folder} is not for this platform")
-    if any(m in sys.modules for m in GROUP):
-        return _refuse("the pure modules were imported first")
-    sys.meta_path.insert(0, _CompiledFinder(files))
-    return True
+        return f"the build in {folder} is not for this platform"
+    return files
+
+
+def current(folder: Path) -> bool:
+    """Whether ``folder`` holds a build :func:`activate` would use."""
+    return not isinstance(_check(folder.resolve()), str)
+
+
+def activate(folder: Path) -> bool:
+    """Imports the build in ``folder`` from now on, if it was built from these sources for this interpreter; warns
+    and changes nothing otherwise."""
+    if in_use():
+        return True
+    checked = _check(folder.resolve())  # (a process that changes its directory later still finds the build)
+    if isinstance(checked, str):
+        why = checked
+    elif any(m in sys.modules for m in GROUP):
+        why = "the pure modules were imported first"
+    else:
+        sys.meta_path.insert(0, _CompiledFinder(checked))
+        return True
+    warnings.warn(f"{ENVIRONMENT}: the compiled modules are not used: {why}", RuntimeWarning, stacklevel=2)
+    return False
 
 
 def in_use() -> bool:
-    """Whether this process imports the compiled modules (timings say so: ``torres tournament``, ``bench-ai``)."""
+    """Whether this process imports the compiled modules (timings say so: ``torres tournament``, ``bench-ai``,
+    ``torres serve``)."""
     return any(isinstance(finder, _CompiledFinder) for finder in sys.meta_path)
 
 
-def activate_from_environment() -> bool:
-    """:func:`activate` with the folder :data:`ENVIRONMENT` names, if it is set."""
-    folder = os.environ.get(ENVIRONMENT)
-    return activate(Path(folder)) if folder else False
+def activate_from_environment(default: Path = DEFAULT) -> bool:
+    """:func:`activate` with the folder :data:`ENVIRONMENT` names; with none named, the checkout's build
+    (``default``) if there is one; none where the variable is :data:`OFF`."""
+    named = os.environ.get(ENVIRONMENT)
+    if named is None:
+        return (default / MANIFEST).is_file() and activate(default)
+    return named.strip().lower() not in OFF and activate(Path(named))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``scripts/native``: builds into the folder given."""
+    """``scripts/native``: builds into the folder given, installing the build tools for the build where this
+    environment has none."""
     import argparse
+    import tempfile
 
     parser = argparse.ArgumentParser(prog="scripts/native", description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("folder", type=Path, nargs="?", default=Path(".native"), help="where to build (made anew)")
+    parser.add_argument("folder", type=Path, nargs="?", default=DEFAULT, help="where to build (made anew)")
+    parser.add_argument("--if-needed", action="store_true", help="only if the folder holds no current build")
+    parser.add_argument("--fresh-tools", action="store_true",
+                        help="install the build tools for this build even where this environment has them")
     args = parser.parse_args(argv)
-    try:
-        files = build(args.folder)
-    except RuntimeError as error:
-        print(error, file=sys.stderr)
+    folder: Path = args.folder.resolve()
+    if args.if_needed and current(folder):
+        return 0
+    cannot = missing_compiler()
+    if cannot is not None:
+        print(f"scripts/native: cannot compile here: {cannot}", file=sys.stderr)
         return 1
-    print(f"built {', '.join(GROUP)} into {args.folder} ({len(files)} files, {sys.implementation.cache_tag}); "
-          f"use it with {ENVIRONMENT}={args.folder.resolve()}")
+    print(f"scripts/native: compiling {', '.join(GROUP)} with mypyc (a minute or two)", file=sys.stderr, flush=True)
+    try:
+        if has_tools() and not args.fresh_tools:
+            files = build(folder)
+        else:
+            with tempfile.TemporaryDirectory() as tools:
+                install_tools(Path(tools))
+                files = build(folder, Path(tools))
+    except RuntimeError as error:
+        print(f"scripts/native: {error}", file=sys.stderr)
+        return 1
+    use = ("every torres process of this checkout uses it" if folder == DEFAULT.resolve()
+           else f"use it with {ENVIRONMENT}={folder}")
+    print(f"scripts/native: built {len(files)} files into {folder} ({sys.implementation.cache_tag}); {use} "
+          f"({ENVIRONMENT}=off turns it off)", file=sys.stderr)
     return 0

@@ -10,6 +10,7 @@ from typing import Callable
 
 import uvicorn
 
+from .. import native
 from .app import create_app
 from .protocol import CLIENT_LIMITS
 
@@ -31,7 +32,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str = "sqlite:///to
     def ready(bound: int) -> None:
         shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
         shown = f"[{shown}]" if ":" in shown else shown
-        print(f"{READY}, open http://{shown}:{bound}/ in your browser (games in {_safe(database)}); "
+        print(f"{READY}, open http://{shown}:{bound}/ in your browser (games in {_safe(database)}; {_bots()}); "
               "Ctrl-C stops the server", flush=True)
 
     config = uvicorn.Config(app, host=host, port=port, log_level=log_level, ws_max_size=CLIENT_LIMITS.max_bytes * 4,
@@ -43,6 +44,11 @@ def run(host: str = "127.0.0.1", port: int = 8000, database: str = "sqlite:///to
         pass
     if not server.started:
         sys.exit(1)  # the app failed to start (uvicorn has logged why) or the port is taken
+
+
+def _bots() -> str:
+    # (the bot workers import the same build: they start with this process's environment, from the same checkout)
+    return "the bots compiled with mypyc" if native.in_use() else "the bots in pure Python"
 
 
 class _Server(uvicorn.Server):
