@@ -17,7 +17,7 @@ import pytest
 
 from conftest import ServerProcess
 from test_server_faults import get, post
-from torres.native import ENVIRONMENT, GROUP, MANIFEST, build, main
+from torres.native import ENVIRONMENT, GROUP, MANIFEST, build, main, missing_compiler
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -57,8 +57,9 @@ def run_games(native: Path | None) -> tuple[list[str], str]:
 
 @pytest.fixture(scope="module")
 def native(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if shutil.which("cc") is None and shutil.which("gcc") is None and not os.environ.get("CI"):
-        pytest.skip("needs a C compiler")
+    cannot = missing_compiler()
+    if cannot is not None and not os.environ.get("CI"):
+        pytest.skip(f"cannot compile here: {cannot}")
     folder = tmp_path_factory.mktemp("native") / "build"
     # as scripts/run builds on a serving set-up, which has no mypy: the build tools installed for the build alone
     assert main([str(folder), "--fresh-tools"]) == 0
@@ -242,3 +243,12 @@ def test_a_folder_that_is_not_a_build_is_not_replaced(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="neither empty nor a build"):
         build(tmp_path)
     assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
+def test_without_a_c_compiler_it_says_so_and_builds_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # (scripts/run then serves the pure Python)
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert main([str(tmp_path / "build")]) == 1
+    assert "cannot compile here: no C compiler" in capsys.readouterr().err
+    assert not (tmp_path / "build").exists()
