@@ -134,10 +134,13 @@ def install_tools(folder: Path) -> None:
     build tools."""
     import subprocess
 
+    tools = build_tools()
+    if not tools:  # (installed before the extra was: scripts/setup installs torres again)
+        raise RuntimeError("torres's installed metadata names no build tools (its native extra): run scripts/setup")
     done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                           "--target", str(folder), *build_tools()], capture_output=True, text=True)
+                           "--target", str(folder), *tools], capture_output=True, text=True)
     if done.returncode != 0:
-        raise RuntimeError(f"could not install {' '.join(build_tools())}:\n{done.stderr[-4000:]}")
+        raise RuntimeError(f"could not install {' '.join(tools)}:\n{done.stderr[-4000:]}")
 
 
 def missing_compiler() -> str | None:
