@@ -650,7 +650,9 @@ async def check_table(table: Table, record: dict[str, Any]) -> int:
                 actor = state.current
                 state.pop()
             else:
-                state.push(action)
+                # as the server read it: the client's text may be a shorthand ("keep climb" for keeping it and
+                # returning the others in order), which a near miss sometimes is, and which push alone does not read
+                state.push(state.parse(action))
                 actor = state.actors[-1]
         room.version = version
         for seat, message, text in by_version.get(version, []):
