@@ -109,9 +109,11 @@ def main() -> None:
           f"{args.games} games against {args.against} ({args.players} players, {args.rules}{compiled})")
     print(f"  the same turn: {alike} of {len(turns)} ({alike / len(turns):.1%}); ran to the clock: {clocked} "
           f"({clocked / len(turns):.1%}); clocked wall s/turn: median {statistics.median(t.seconds for t in turns):.3f}")
+    differ = [t.clocked_evaluations for t in turns if not t.alike]
     print(f"  evaluations a turn: unclocked median {statistics.median_low(t.evaluations for t in turns)}, clocked "
-          f"{statistics.median_low(t.clocked_evaluations for t in turns)}; where the turns differ, the clocked "
-          f"median {statistics.median_low([t.clocked_evaluations for t in turns if not t.alike] or [0])}")
+          f"{statistics.median_low(t.clocked_evaluations for t in turns)}; "
+          + (f"where the turns differ, the clocked median {statistics.median_low(differ)}" if differ
+             else "no turn differs"))
 
 
 if __name__ == "__main__":
