@@ -173,10 +173,11 @@ def test_the_compiled_value_types_and_states_pickle_copy_and_replace_as_the_pure
 @pytest.mark.slow
 def test_a_checkouts_build_is_used_unless_turned_off_and_only_while_its_sources_are_the_same(
         native: Path, tmp_path: Path) -> None:
-    # a checkout of its own (a copy of the package beside a copy of the build, in .native), so that the test neither
-    # reads nor writes this one's
+    # a checkout of its own (a copy of the package and its pyproject.toml, which mark a checkout, beside a copy of
+    # the build, in .native), so that the test neither reads nor writes this one's
     checkout = tmp_path / "checkout"
     shutil.copytree(ROOT / "torres", checkout / "torres", ignore=shutil.ignore_patterns("__pycache__", "static"))
+    shutil.copy(ROOT / "pyproject.toml", checkout)
     shutil.copytree(native, checkout / ".native")
     unset = {k: v for k, v in os.environ.items() if k != ENVIRONMENT}
 
@@ -201,6 +202,29 @@ def test_a_checkouts_build_is_used_unless_turned_off_and_only_while_its_sources_
     assert files == pure and "torres.engine.actions changed since the build" in warned, warned
     assert run("from torres.native import DEFAULT, current; print(current(DEFAULT))",
                {**unset, ENVIRONMENT: "off"})[0] == ["False"]
+
+
+@pytest.mark.slow
+def test_an_installed_package_looks_for_its_build_in_the_users_cache(native: Path, tmp_path: Path) -> None:
+    # an installation: the package without a pyproject.toml beside it; its build is the one `torres native` makes,
+    # in a folder of the user's cache named after the package's path (scripts/test-wheel builds one from a wheel)
+    site = tmp_path / "site-packages"
+    shutil.copytree(ROOT / "torres", site / "torres", ignore=shutil.ignore_patterns("__pycache__", "static"))
+    cache = tmp_path / "cache"
+    env = {**{k: v for k, v in os.environ.items() if k != ENVIRONMENT}, "XDG_CACHE_HOME": str(cache)}
+
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, *argv], cwd=site, env=env, capture_output=True, text=True, timeout=120)
+
+    where = run("-c", "from torres.native import DEFAULT; print(DEFAULT)")
+    folder = Path(where.stdout.strip())
+    assert folder.parent == cache / "torres" and folder.name.startswith("native-"), where
+    assert run("-c", WHERE_FROM).stdout.split() == [str(site / m.replace(".", "/")) + ".py" for m in GROUP]
+    shutil.copytree(native, folder)  # (as if `torres native` had built it)
+    done = run("-m", "torres.cli.main", "native", "--if-needed")
+    assert done.returncode == 0 and "compiling" not in done.stderr, done.stderr
+    files = run("-c", WHERE_FROM).stdout.split()
+    assert len(files) == len(GROUP) and all(f.startswith(str(folder)) for f in files), files
 
 
 @pytest.mark.slow

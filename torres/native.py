@@ -1,7 +1,8 @@
 """The engine's and the search's hottest modules compiled to C with mypyc: the same games in less time.
 
     scripts/native                 # builds into .native (mypyc, with a C compiler and Python.h); scripts/run does too
-    torres tournament ...          # every torres process of this checkout then imports the build
+    torres native                  # the same from an installed package, into the user's cache
+    torres tournament ...          # every torres process of this checkout or installation then imports the build
     TORRES_NATIVE=off torres ...   # ... but one with the variable off, or naming another build's folder
 
 :data:`GROUP` compiles as it is (``mypy --strict`` already holds; the search's value types are marked to stay Python
@@ -9,7 +10,7 @@ classes, which pickle and ``replace`` as dataclasses do, and a state keeps its f
 compiled one copies and pickles as the pure one does), and a compiled float is the C double Python's is, computed in
 the same order: the bots play the same games (tests/test_native.py, docs/strength-log.md). The package imports this
 module first (``torres/__init__.py``), so the build is in place before any engine module is imported; the engine
-itself imports nothing of it. Without a build (an installed wheel, a machine without a C compiler) the pure modules
+itself imports nothing of it. Without a build (none made yet, or a machine without a C compiler) the pure modules
 run, silently: they are the reference the build is checked against.
 
 A compiled module is imported only where it was built from the sources that are here: the build records the SHA-256
@@ -44,9 +45,25 @@ ENVIRONMENT = "TORRES_NATIVE"
 OFF = ("", "0", "off")
 MANIFEST = "manifest.json"
 _PACKAGE = Path(__file__).resolve().parent  # the torres package's folder
-#: The checkout's own build (scripts/native, scripts/run), used where :data:`ENVIRONMENT` is not set. An installed
-#: wheel has none there, and runs pure.
-DEFAULT = _PACKAGE.parent / ".native"
+
+
+def _default() -> Path:
+    if (_PACKAGE.parent / "pyproject.toml").is_file():  # a checkout (an editable install too)
+        return _PACKAGE.parent / ".native"
+    # an installed package: a folder of the user's cache for this installation (another venv has its own sources)
+    import hashlib
+
+    try:
+        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    except RuntimeError:  # (no home directory: no build, unless the variable names one)
+        return _PACKAGE / ".native"
+    return cache / "torres" / f"native-{hashlib.sha256(str(_PACKAGE).encode()).hexdigest()[:12]}"
+
+
+#: Where the build is, and is looked for where :data:`ENVIRONMENT` is not set: a checkout's ``.native`` (scripts/native,
+#: scripts/run), or for an installed package a folder of the user's cache (``torres native``). Without a build there
+#: the pure modules run.
+DEFAULT = _default()
 
 
 def _relative_source(module: str) -> Path:
@@ -161,14 +178,17 @@ class _CompiledFinder:
     """Finds the build's extension modules (the compiled ones and the library they share) before the pure ones."""
 
     def __init__(self, files: dict[str, Path]) -> None:
+        # Imported here, never in find_spec: an import there would ask this finder again, without end, wherever
+        # nothing had imported importlib.util before (an installed wheel).
+        import importlib.util
+
         self.files = files
+        self._spec_from_file = importlib.util.spec_from_file_location
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> ModuleSpec | None:
-        import importlib.util
-
         file = self.files.get(fullname)
-        return None if file is None else importlib.util.spec_from_file_location(fullname, file)
+        return None if file is None else self._spec_from_file(fullname, file)
 
 
 def _check(folder: Path) -> dict[str, Path] | str:
@@ -192,7 +212,7 @@ def _check(folder: Path) -> dict[str, Path] | str:
         return f"the build in {folder} is not of these modules ({', '.join(GROUP)}); build it again"
     stale = [m for m in these if modules[m] != digest(source_of(m))]
     if stale:
-        return f"{', '.join(stale)} changed since the build in {folder}; build it again (scripts/native)"
+        return f"{', '.join(stale)} changed since the build in {folder}; build it again (torres native)"
     if any(not file.is_file() for file in files.values()):
         return f"the build in {folder} is incomplete"
     if any(not file.name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)) for file in files.values()):
@@ -237,11 +257,48 @@ def activate_from_environment(default: Path = DEFAULT) -> bool:
     return named.strip().lower() not in OFF and activate(Path(named))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``scripts/native``: builds into the folder given, installing the build tools for the build where this
-    environment has none."""
-    import argparse
+def target() -> Path:
+    """The build this process would look for: the folder :data:`ENVIRONMENT` names, or :data:`DEFAULT`."""
+    named = os.environ.get(ENVIRONMENT)
+    return DEFAULT if named is None or named.strip().lower() in OFF else Path(named)
+
+
+def compile_into(folder: Path, if_needed: bool = False, fresh_tools: bool = False,
+                 program: str = "torres native") -> int:
+    """Builds into ``folder`` (``if_needed``: only where it holds no current build), installing the build tools for
+    the build alone where this environment has none (``fresh_tools``: even where it has them); says what it did on
+    standard error, each line headed by ``program``. 0 when ``folder`` then holds a current build."""
     import tempfile
+
+    folder = folder.resolve()
+    if if_needed and current(folder):
+        return 0
+    cannot = missing_compiler()
+    if cannot is not None:
+        print(f"{program}: cannot compile here: {cannot}", file=sys.stderr)
+        return 1
+    print(f"{program}: compiling {', '.join(GROUP)} with mypyc (a minute or two)", file=sys.stderr, flush=True)
+    try:
+        if has_tools() and not fresh_tools:
+            files = build(folder)
+        else:
+            with tempfile.TemporaryDirectory() as tools:
+                install_tools(Path(tools))
+                files = build(folder, Path(tools))
+    except RuntimeError as error:
+        print(f"{program}: {error}", file=sys.stderr)
+        return 1
+    where = "checkout" if (_PACKAGE.parent / "pyproject.toml").is_file() else "installation"
+    use = (f"every torres process of this {where} uses it" if folder == DEFAULT.resolve()
+           else f"use it with {ENVIRONMENT}={folder}")
+    print(f"{program}: built {len(files)} files into {folder} ({sys.implementation.cache_tag}); {use} "
+          f"({ENVIRONMENT}=off turns it off)", file=sys.stderr)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``scripts/native``: :func:`compile_into` the folder given (by default the checkout's)."""
+    import argparse
 
     parser = argparse.ArgumentParser(prog="scripts/native", description=(__doc__ or "").split("\n")[0])
     parser.add_argument("folder", type=Path, nargs="?", default=DEFAULT, help="where to build (made anew)")
@@ -249,26 +306,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--fresh-tools", action="store_true",
                         help="install the build tools for this build even where this environment has them")
     args = parser.parse_args(argv)
-    folder: Path = args.folder.resolve()
-    if args.if_needed and current(folder):
-        return 0
-    cannot = missing_compiler()
-    if cannot is not None:
-        print(f"scripts/native: cannot compile here: {cannot}", file=sys.stderr)
-        return 1
-    print(f"scripts/native: compiling {', '.join(GROUP)} with mypyc (a minute or two)", file=sys.stderr, flush=True)
-    try:
-        if has_tools() and not args.fresh_tools:
-            files = build(folder)
-        else:
-            with tempfile.TemporaryDirectory() as tools:
-                install_tools(Path(tools))
-                files = build(folder, Path(tools))
-    except RuntimeError as error:
-        print(f"scripts/native: {error}", file=sys.stderr)
-        return 1
-    use = ("every torres process of this checkout uses it" if folder == DEFAULT.resolve()
-           else f"use it with {ENVIRONMENT}={folder}")
-    print(f"scripts/native: built {len(files)} files into {folder} ({sys.implementation.cache_tag}); {use} "
-          f"({ENVIRONMENT}=off turns it off)", file=sys.stderr)
-    return 0
+    return compile_into(args.folder, args.if_needed, args.fresh_tools, program="scripts/native")

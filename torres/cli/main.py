@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "play",
     "rules_cmd",
     "serve",
+    "native_cmd",
 )
 
 
