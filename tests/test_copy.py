@@ -84,7 +84,8 @@ def same(original: GameState, other: GameState, rng: random.Random, full: str = 
     assert other.position() == original.position()
     seats = range(original.n) if full == "all views" else {original.current, rng.randrange(original.n)}
     for seat in seats:
-        assert other.view(seat) == original.view(seat)
+        view = other.view(seat)
+        assert view == original.view(seat) and view.position == original.view(seat).position
     assert other.scoring_now() == original.scoring_now()
     assert other.info.placeable() == original.info.placeable()
     if original.is_over():
@@ -278,3 +279,23 @@ def test_openspiel_ismcts_plays_against_random() -> None:
             assert state.is_terminal() and sum(state.returns()) == pytest.approx(0.0)
         else:
             assert played == moves
+
+
+@pytest.mark.parametrize("asked", [False, True], ids=["position not asked yet", "position asked"])
+def test_a_views_copies_are_the_view_whether_or_not_its_position_was_written(asked: bool) -> None:
+    # a view writes its position string when first asked (SeatView.position): a copy made before must write the
+    # same one, and one made after must keep it
+    state = new_game(2, "riogrande", {}, 11)
+    rng = random.Random(11)
+    for _ in range(60):
+        state.push(choose(state, rng))
+    for seat in (0, 1, -1):
+        view = state.view(seat)
+        expected = state.position(seat)
+        if asked:
+            assert view.position == expected
+        copies = {**{f"pickle protocol {p}": pickle.loads(pickle.dumps(view, p))
+                     for p in range(pickle.HIGHEST_PROTOCOL + 1)},
+                  "deepcopy": copy.deepcopy(view), "copy.copy": copy.copy(view)}
+        for how, other in copies.items():
+            assert other == view and other.position == expected and other.to_json() == view.to_json(), how

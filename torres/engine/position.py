@@ -14,10 +14,15 @@ card hidden from the viewer.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Sequence
+
 from .cards import N_CARD_TYPES
 from .rules import MAX_STACK_HEIGHT, CardMode, Rules
 from .squares import parse_square, square_name
 from .state import EMPTY, KING, GameState, Stage
+
+if TYPE_CHECKING:
+    from .view import SeatView
 
 FORMAT = "torres/1"
 CARD_LETTERS = "clbgdxysrv"  # climb lift build gate diagonal six(x) seven(y) shift redeploy vault
@@ -26,11 +31,25 @@ _OCC = {EMPTY: ".", KING: "k", 1: "a", 2: "b", 3: "c", 4: "d"}
 _OCC_BACK = {v: k for k, v in _OCC.items()}
 
 
-def _cards(counts: list[int]) -> str:
+#: ``Rules.to_text`` of each rules object met (rules are frozen: their text never changes); views and their
+#: positions spell it out again and again.
+_RULES_TEXTS: dict[Rules, str] = {}
+
+
+def rules_text(rules: Rules) -> str:
+    text = _RULES_TEXTS.get(rules)
+    if text is None:
+        if len(_RULES_TEXTS) >= 256:
+            _RULES_TEXTS.clear()
+        text = _RULES_TEXTS[rules] = rules.to_text()
+    return text
+
+
+def _cards(counts: Sequence[int]) -> str:
     return "".join(CARD_LETTERS[c] * counts[c] for c in range(N_CARD_TYPES)) or "-"
 
 
-def _card_list(cards: list[int]) -> str:
+def _card_list(cards: Sequence[int]) -> str:
     return "".join(CARD_LETTERS[c] for c in cards) or "-"
 
 
@@ -38,73 +57,86 @@ def _deck(cards: list[int], known: list[bool]) -> str:
     return "".join(CARD_LETTERS[c] if k else CARD_LETTERS[c].upper() for c, k in zip(cards, known)) or "-"
 
 
-def _ints(values: list[int]) -> str:
+def _ints(values: Sequence[int]) -> str:
     return ".".join(str(v) for v in values)
 
 
+def _board(heights: bytes | bytearray, occupancy: bytes | bytearray) -> str:
+    return "/".join("".join(_DIGITS[heights[rank * 8 + f]] + _OCC[occupancy[rank * 8 + f]] for f in range(8))
+                    for rank in range(7, -1, -1))
+
+
 def board_text(state: GameState) -> str:
-    ranks = []
-    for rank in range(7, -1, -1):
-        ranks.append("".join(_DIGITS[state.heights[rank * 8 + f]] + _OCC[state.occ[rank * 8 + f]]
-                             for f in range(8)))
-    return "/".join(ranks)
+    return _board(state.heights, state.occ)
+
+
+def _public(source: GameState | SeatView, occupancy: bytes | bytearray) -> list[str]:
+    """The fields every seat sees alike, from ``stage`` to ``board`` (a state and a view name them alike but for
+    the occupants)."""
+    taken = ([f"taken={source.stack_taken}"]
+             if source.rules.lift_counts_toward_three and source.turn_stack >= 0 else [])
+    return [
+        f"stage={source.stage.name.lower()}",
+        f"phase={source.phase + 1}",
+        f"round={source.round + 1}",
+        f"turn={source.turn}",
+        f"start={source.start}",
+        f"ap={source.ap}",
+        f"buys={source.buys}",
+        f"played={int(source.played)}",
+        f"stack={'-' if source.turn_stack < 0 else source.turn_stack}",
+        # ``taken=<n>``, the blocks the turn's stack held when it was taken, only under
+        # ``lift_counts_toward_three``: the one setting it changes anything for (the lift then needs the number of
+        # blocks placed this turn); without it a loaded position counts nothing placed yet
+        *taken,
+        f"king={square_name(source.king) if source.king >= 0 else '-'}",
+        f"supply={source.supply}",
+        f"scores={_ints(source.scores)}",
+        "stacks=" + "|".join(_ints(s) or "-" for s in source.stacks),
+        f"carry={_ints(source.carry)}",
+        f"board={_board(source.heights, occupancy)}",
+    ]
 
 
 def to_position(state: GameState, seat: int | None = None) -> str:
-    """The whole state as one line; with ``seat``, only what that seat knows (``?`` for the rest)."""
-    hidden = seat is not None
-    hands, decks = [], []
-    for s in range(state.n):
-        if hidden and s != seat:
-            hands.append("?" * sum(state.hands[s]) or "-")
-            decks.append("?" * len(state.decks[s]) or "-")
-        else:
-            hands.append(_cards(state.hands[s]))
-            if hidden:
-                decks.append("".join(CARD_LETTERS[c] if k else "?"
-                                     for c, k in zip(state.decks[s], state.known[s])) or "-")
-            else:
-                decks.append(_deck(state.decks[s], state.known[s]))
-    mine = not hidden or seat == state.current
-    fields = [
-        FORMAT,
-        f"rules={state.rules.to_text()}",
-        f"n={state.n}",
-        f"seed={'?' if hidden else state.seed}",
-        f"stage={state.stage.name.lower()}",
-        f"phase={state.phase + 1}",
-        f"round={state.round + 1}",
-        f"turn={state.turn}",
-        f"start={state.start}",
-        f"ap={state.ap}",
-        f"buys={state.buys}",
-        f"played={int(state.played)}",
-        f"stack={'-' if state.turn_stack < 0 else state.turn_stack}",
-        *_taken_field(state),
-        f"king={square_name(state.king) if state.king >= 0 else '-'}",
-        f"supply={state.supply}",
-        f"scores={_ints(state.scores)}",
-        "stacks=" + "|".join(_ints(s) or "-" for s in state.stacks),
-        f"carry={_ints(state.carry)}",
-        f"board={board_text(state)}",
-        "hands=" + "|".join(hands),
-        f"fresh={_cards(state.fresh) if mine else '?' * sum(state.fresh) or '-'}",
-        f"drawn={_card_list(state.drawn) if mine else '?' * len(state.drawn) or '-'}",
-        "decks=" + "|".join(decks),
-        f"common={'?' * len(state.common) or '-' if hidden else _card_list(state.common)}",
+    """The whole state as one line; with ``seat``, only what that seat knows (``?`` for the rest): its view's
+    :func:`view_position`."""
+    if seat is not None:
+        from .view import SeatView
+
+        return SeatView.of(state, seat).position
+    return " ".join([
+        FORMAT, f"rules={rules_text(state.rules)}", f"n={state.n}", f"seed={state.seed}",
+        *_public(state, state.occ),
+        "hands=" + "|".join(_cards(h) for h in state.hands),
+        f"fresh={_cards(state.fresh)}",
+        f"drawn={_card_list(state.drawn)}",
+        "decks=" + "|".join(_deck(d, k) for d, k in zip(state.decks, state.known)),
+        f"common={_card_list(state.common)}",
         "discards=" + "|".join(_cards(d) for d in state.discards),
         f"master={state.master_card if state.master_card >= 0 else '-'}",
-    ]
-    return " ".join(fields)
+    ])
 
 
-def _taken_field(state: GameState) -> list[str]:
-    """``taken=<n>``: the blocks the turn's stack held when it was taken. Only written under
-    ``lift_counts_toward_three``, the one setting it changes anything for (the lift then needs the number of blocks
-    placed this turn); without it a loaded position counts nothing placed yet."""
-    if state.rules.lift_counts_toward_three and state.turn_stack >= 0:
-        return [f"taken={state.stack_taken}"]
-    return []
+def view_position(view: SeatView) -> str:
+    """The position string of what ``view``'s seat knows: every other seat's cards, the common deck's and the
+    seed as ``?``; the seat's own deck with ``?`` where it does not know the card (the spectator's view: no cards
+    at all)."""
+    seat, mine = view.seat, view.seat == view.current
+    hands = [_cards(view.hand) if s == seat else "?" * view.hand_sizes[s] or "-" for s in range(view.players)]
+    decks = ["".join(CARD_LETTERS[c] if c >= 0 else "?" for c in view.deck_known) or "-" if s == seat
+             else "?" * view.deck_sizes[s] or "-" for s in range(view.players)]
+    return " ".join([
+        FORMAT, f"rules={rules_text(view.rules)}", f"n={view.players}", "seed=?",
+        *_public(view, view.occupancy),
+        "hands=" + "|".join(hands),
+        f"fresh={_cards(view.fresh) if mine else '?' * view.fresh_count or '-'}",
+        f"drawn={_card_list(view.drawn) if mine else '?' * view.drawn_count or '-'}",
+        "decks=" + "|".join(decks),
+        f"common={'?' * view.common_size or '-'}",
+        "discards=" + "|".join(_cards(d) for d in view.discards),
+        f"master={view.master_card if view.master_card >= 0 else '-'}",
+    ])
 
 
 def from_position(text: str) -> GameState:

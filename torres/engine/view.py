@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from .actions import DECODE, Kind, format_action
 from .board import board_info
 from .cards import N_CARD_TYPES, Card
+from .position import rules_text, view_position
 from .rules import CardMode, Rules
 from .scoring import PhaseScoring, score_phase
 from .squares import square_name
@@ -31,8 +33,6 @@ _TEXTS: dict[int, str] = {}
 _KEEPS = frozenset(i for i, (kind, _, _) in enumerate(DECODE) if kind is Kind.KEEP)
 _SQUARE_NAMES = tuple(square_name(sq) for sq in range(64))
 _CARD_TEXTS = tuple(Card(c).text for c in range(N_CARD_TYPES))
-#: ``Rules.to_text`` of each rules object met (rules are frozen: their text never changes).
-_RULES_TEXTS: dict[Rules, str] = {}
 #: The scoring the phase would give now, by the public facts it depends on (the two seats' views of one position
 #: ask for the same one); cleared when full.
 _SCORINGS_NOW: dict[tuple[Any, ...], PhaseScoring] = {}
@@ -43,15 +43,6 @@ def _text(action_id: int) -> str:
     text = _TEXTS.get(action_id)
     if text is None:
         text = _TEXTS[action_id] = format_action(action_id)
-    return text
-
-
-def _rules_text(rules: Rules) -> str:
-    text = _RULES_TEXTS.get(rules)
-    if text is None:
-        if len(_RULES_TEXTS) >= 256:
-            _RULES_TEXTS.clear()
-        text = _RULES_TEXTS[rules] = rules.to_text()
     return text
 
 
@@ -89,6 +80,7 @@ class SeatView:
     carry: tuple[int, ...]
     hand: tuple[int, ...]  # this seat's card counts
     fresh: tuple[int, ...]  # this seat's cards bought this turn (zeros when it is not its turn)
+    fresh_count: int  # how many cards the seat to act bought this turn: public, as every buy is
     drawn: tuple[int, ...]  # this seat's drawn cards awaiting a keep decision
     deck_known: tuple[int, ...]  # this seat's own deck, bottom → top: the card, or -1 where unknown
     hand_sizes: tuple[int, ...]
@@ -100,7 +92,6 @@ class SeatView:
     scorings: tuple[PhaseScoring, ...]
     history: tuple[str, ...]  # every action in notation, other seats' kept cards hidden ("keep ?")
     legal: tuple[int, ...]  # legal action ids when this seat is to act, else ()
-    position: str  # the redacted position string
 
     @classmethod
     def of(cls, state: GameState, seat: int) -> "SeatView":
@@ -121,15 +112,21 @@ class SeatView:
             occupancy=bytes(state.occ), knights=tuple(tuple(k) for k in state.knights), king=state.king,
             scores=tuple(state.scores), supply=state.supply, stacks=tuple(tuple(s) for s in state.stacks),
             carry=tuple(state.carry), hand=tuple(state.hands[seat]) if own else (0,) * N_CARD_TYPES,
-            fresh=tuple(state.fresh) if mine else (0,) * N_CARD_TYPES,
+            fresh=tuple(state.fresh) if mine else (0,) * N_CARD_TYPES, fresh_count=sum(state.fresh),
             drawn=tuple(state.drawn) if mine else (), deck_known=deck_known,
             hand_sizes=tuple(sum(h) for h in state.hands), deck_sizes=tuple(len(d) for d in state.decks),
             drawn_count=len(state.drawn), common_size=len(state.common),
             discards=tuple(tuple(d) for d in state.discards), master_card=state.master_card,
             scorings=tuple(state.scorings), history=history,
             legal=tuple(state.legal_action_ids()) if mine and state.stage is not Stage.OVER else (),
-            position=state.position(seat),
         )
+
+    @cached_property
+    def position(self) -> str:
+        """The redacted position string (docs/notation.md): what this seat knows, ``?`` for the rest. Written from
+        the view's fields when first asked for (a bot seldom does; it was half the cost of a view), so it holds
+        nothing the view does not."""
+        return view_position(self)
 
     def scoring_now(self) -> PhaseScoring:
         """The scoring the current phase would give if it ended now (all of it is public)."""
@@ -240,7 +237,7 @@ class SeatView:
         names, cards = _SQUARE_NAMES, _CARD_TEXTS
         return {
             "seat": self.seat,
-            "rules": _rules_text(self.rules),
+            "rules": rules_text(self.rules),
             "players": self.players,
             "stage": self.stage.name.lower(),
             "current": self.current,
