@@ -249,8 +249,8 @@ def in_use() -> bool:
 
 
 def activate_from_environment(default: Path = DEFAULT) -> bool:
-    """:func:`activate` with the folder :data:`ENVIRONMENT` names; with none named, the checkout's build
-    (``default``) if there is one; none where the variable is :data:`OFF`."""
+    """:func:`activate` with the folder :data:`ENVIRONMENT` names; with none named, the build in ``default`` (the
+    checkout's or the installation's, :data:`DEFAULT`) if there is one; none where the variable is :data:`OFF`."""
     named = os.environ.get(ENVIRONMENT)
     if named is None:
         return (default / MANIFEST).is_file() and activate(default)
