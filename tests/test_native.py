@@ -66,7 +66,7 @@ def native(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.mark.slow  # mypyc compiles five modules (30-100 s), then a master's game is played twice
+@pytest.mark.slow  # mypyc compiles the six modules of GROUP (30-100 s), then a master's game is played twice
 def test_the_compiled_search_plays_the_same_games(native: Path) -> None:
     pure, _ = run_games(None)
     compiled, warned = run_games(native)

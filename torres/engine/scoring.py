@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mypy_extensions import mypyc_attr
+
 from .board import BoardInfo
 from .master import MasterCard, master_bonus
 from .rules import Rules, ScoringOrder
 from .squares import square_name
 
 
+@mypyc_attr(native_class=False)  # (a value type: pickled and replaced as dataclasses are)
 @dataclass(frozen=True)
 class CastleScore:
     seat: int
@@ -19,6 +22,7 @@ class CastleScore:
     points: int
 
 
+@mypyc_attr(native_class=False)  # (a value type: pickled and replaced as dataclasses are)
 @dataclass(frozen=True)
 class PhaseScoring:
     """What one phase's scoring gave each seat; ``gained`` includes track bumps (steps past occupied spaces)."""
