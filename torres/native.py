@@ -45,17 +45,19 @@ ENVIRONMENT = "TORRES_NATIVE"
 OFF = ("", "0", "off")
 MANIFEST = "manifest.json"
 _PACKAGE = Path(__file__).resolve().parent  # the torres package's folder
+#: Whether the package runs from a checkout (an editable install too) rather than an installed copy.
+_CHECKOUT = (_PACKAGE.parent / "pyproject.toml").is_file()
 
 
 def _default() -> Path:
-    if (_PACKAGE.parent / "pyproject.toml").is_file():  # a checkout (an editable install too)
+    if _CHECKOUT:
         return _PACKAGE.parent / ".native"
     # an installed package: a folder of the user's cache for this installation (another venv has its own sources)
     import hashlib
 
     try:
         cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    except RuntimeError:  # (no home directory: no build, unless the variable names one)
+    except RuntimeError:  # (no home directory to hold a cache: beside the installed package, if it is writable)
         return _PACKAGE / ".native"
     return cache / "torres" / f"native-{hashlib.sha256(str(_PACKAGE).encode()).hexdigest()[:12]}"
 
@@ -288,7 +290,7 @@ def compile_into(folder: Path, if_needed: bool = False, fresh_tools: bool = Fals
     except RuntimeError as error:
         print(f"{program}: {error}", file=sys.stderr)
         return 1
-    where = "checkout" if (_PACKAGE.parent / "pyproject.toml").is_file() else "installation"
+    where = "checkout" if _CHECKOUT else "installation"
     use = (f"every torres process of this {where} uses it" if folder == DEFAULT.resolve()
            else f"use it with {ENVIRONMENT}={folder}")
     print(f"{program}: built {len(files)} files into {folder} ({sys.implementation.cache_tag}); {use} "
