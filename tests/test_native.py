@@ -21,8 +21,9 @@ from torres.native import ENVIRONMENT, GROUP, MANIFEST, build, main, missing_com
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Two games, each printed as its actions and final scores: the master without cards (its look-ahead, the planner
-# and the evaluation all run) and two experts with cards (the draws and the re-plans after them).
+# Four games, each printed as its actions and final scores: the master without cards (its look-ahead, the planner
+# and the evaluation all run), two experts with cards (the draws and the re-plans after them), and the exhaustive
+# yardstick's full-width search with cards and with the "score now" evaluation.
 GAMES = """
 import hashlib, importlib
 from torres.ai import make_bot
@@ -30,7 +31,9 @@ from torres.engine import GameState, Rules
 from torres.native import GROUP
 for module in GROUP:
     print(importlib.import_module(module).__file__)
-for rules, specs in (("riogrande:max_buys=0", ("master", "expert")), ("riogrande", ("expert", "expert"))):
+for rules, specs in (("riogrande:max_buys=0", ("master", "expert")), ("riogrande", ("expert", "expert")),
+                     ("riogrande", ("exhaustive:nodes=2000", "expert")),
+                     ("riogrande:max_buys=0", ("exhaustive:nodes=1000:eval=score", "strong"))):
     state = GameState(2, 5, Rules.from_text(rules))
     bots = [make_bot(spec, 50 + seat) for seat, spec in enumerate(specs)]
     actions = []
@@ -66,14 +69,14 @@ def native(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@pytest.mark.slow  # mypyc compiles the six modules of GROUP (30-100 s), then a master's game is played twice
+@pytest.mark.slow  # mypyc compiles the modules of GROUP (60-120 s), then four games are played twice
 def test_the_compiled_search_plays_the_same_games(native: Path) -> None:
     pure, _ = run_games(None)
     compiled, warned = run_games(native)
     files = len(GROUP)
     assert all(where.endswith(".py") and not where.startswith(str(native)) for where in pure[:files]), pure
     assert all(where.startswith(str(native)) for where in compiled[:files]), compiled[:files]
-    assert compiled[files:] == pure[files:] and len(pure) == files + 2
+    assert compiled[files:] == pure[files:] and len(pure) == files + 4
     assert ENVIRONMENT not in warned
 
 

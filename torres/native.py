@@ -36,9 +36,10 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 #: The modules compiled, together: where a master's turn spends its time (the evaluation, the planner, and the
-#: engine's push, pop and move generation), and the phase scoring, where the env's ``features`` mode spends its.
-GROUP = ("torres.ai.evaluate", "torres.ai.planner", "torres.engine.board", "torres.engine.movegen",
-         "torres.engine.scoring", "torres.engine.state")
+#: engine's push, pop and move generation), the phase scoring, where the env's ``features`` mode spends its, and the
+#: full-width turn search, where a game against the exhaustive yardstick spends nine tenths of its.
+GROUP = ("torres.ai.evaluate", "torres.ai.planner", "torres.ai.turn_search", "torres.engine.board",
+         "torres.engine.movegen", "torres.engine.scoring", "torres.engine.state")
 #: The variable naming a build's folder, or turning the build off (:data:`OFF`).
 ENVIRONMENT = "TORRES_NATIVE"
 #: Values of :data:`ENVIRONMENT` that leave the pure modules in place.
