@@ -458,7 +458,7 @@ def test_a_search_to_the_scoring_plays_through_it() -> None:
 
 
 def test_bench_ai_measures_every_planner_and_search() -> None:
-    from torres.cli.bench_ai import SEARCH_SPECS, bench
+    from torres.cli.bench_ai import SEARCH_SPECS, YARDSTICK_SPEC, bench
 
     rows = bench(positions=1, players=2)
     labels = [r["bot"] for r in rows]
@@ -466,8 +466,9 @@ def test_bench_ai_measures_every_planner_and_search() -> None:
     for level in ("casual", "strong", "expert"):
         assert any(label.startswith(level + " ") for label in labels)
     assert all(spec in labels for spec in SEARCH_SPECS)
+    assert labels[-1] == f"yardstick ({YARDSTICK_SPEC})" and rows[-1]["unit"] == "positions/s"
     assert all(r["median"] > 0 for r in rows)
-    assert {r["unit"] for r in rows} == {"evaluations/s", "simulations/s"}
+    assert {r["unit"] for r in rows} == {"evaluations/s", "simulations/s", "positions/s"}
 
 
 def test_bench_ai_prints_every_figure_whole_beside_the_masters_long_spec() -> None:
@@ -477,9 +478,9 @@ def test_bench_ai_prints_every_figure_whole_beside_the_masters_long_spec() -> No
     result = CliRunner().invoke(app, ["bench-ai", "--positions", "1"])
     assert result.exit_code == 0, result.output
     rows = [line for line in result.output.splitlines() if "/s" in line]
-    assert len(rows) == 7 and "…" not in result.output
+    assert len(rows) == 8 and "…" not in result.output
     for line in rows:
-        assert re.search(r"\d+ │ (evaluations|simulations)/s +│ +\d\.\d{3} │", line), line
+        assert re.search(r"\d+ │ (evaluations|simulations|positions)/s +│ +\d\.\d{3} │", line), line
 
 
 def _middle_game_turn() -> GameState:

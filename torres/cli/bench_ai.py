@@ -1,5 +1,5 @@
-"""``torres bench-ai``: how fast the bots think — evaluations/s of the greedy planner and simulations/s of each
-search bot, as medians over positions from seeded games."""
+"""``torres bench-ai``: how fast the bots think — evaluations/s of the greedy planner, simulations/s of each
+search bot, and positions/s of the exhaustive yardstick, as medians over positions from seeded games."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from ..ai.base import make_bot
 from .. import native
 from ..ai.collector import tune_for_search
 from ..ai.evaluate import clear_caches as clear_evaluation_caches, evaluate
+from ..ai.exhaustive import ExhaustiveBot
 from ..ai.greedy import GreedyBot
 from ..ai.lookahead import LookaheadBot
 from ..ai.levels import LEVELS
@@ -30,6 +31,9 @@ from .app import app
 
 #: The search bots measured (the levels are beam planners; docs/strength.md says why).
 SEARCH_SPECS = ("ismcts:iterations=8:candidates=4:width=6", "ismcts:iterations=8:candidates=4:width=6:horizon=2")
+#: The full-width yardstick of issue #34, as its matches play it (docs/strength.md): where a game against it spends
+#: nine tenths of its time.
+YARDSTICK_SPEC = "exhaustive:nodes=30000:eval=tuned"
 
 
 def sample_views(count: int, players: int, rules_text: str, seed: int = 0) -> list[SeatView]:
@@ -72,21 +76,26 @@ def bench(positions: int = 6, players: int = 2, rules_text: str = "riogrande", s
             rows.append(_think_rate(f"{level} ({spec})", spec, views, seed))
     for spec in SEARCH_SPECS:
         rows.append(_think_rate(spec, spec, views, seed))
+    rows.append(_think_rate(f"yardstick ({YARDSTICK_SPEC})", YARDSTICK_SPEC, views, seed))
     return rows
 
 
 def _think_rate(label: str, spec: str, views: list[SeatView], seed: int) -> dict[str, Any]:
-    """Median work rate of one bot over the views: evaluations/s for a planner, simulations/s for a search."""
+    """Median work rate of one bot over the views: evaluations/s for a planner, simulations/s for a search,
+    positions expanded a second for the full-width search."""
     rates, turn_times = [], []
     unit = "evaluations/s"
     for i, v in enumerate(views):
         clear_caches()  # each bot meets each position fresh, not after the previous bot searched it
         bot = make_bot(spec, seed + i)
-        assert isinstance(bot, (GreedyBot, ISMCTSBot))
+        assert isinstance(bot, (GreedyBot, ISMCTSBot, ExhaustiveBot))
         t0 = time.perf_counter()
         bot.plan(v)
         dt = time.perf_counter() - t0
-        if isinstance(bot, (ISMCTSBot, LookaheadBot)):
+        if isinstance(bot, ExhaustiveBot):
+            assert bot.last is not None
+            unit, work = "positions/s", bot.last.nodes
+        elif isinstance(bot, (ISMCTSBot, LookaheadBot)):
             search = bot.search if isinstance(bot, LookaheadBot) else bot
             unit, work = "simulations/s", search.stats.iterations
         else:
@@ -103,7 +112,8 @@ def bench_ai(
     edition: str = typer.Option("riogrande", help="Edition, with settings"),
     seed: int = typer.Option(0, help="Seed of the sample games"),
 ) -> None:
-    """Median speed of the bots: evaluations/s (whole-turn planners) and simulations/s (search bots)."""
+    """Median speed of the bots: evaluations/s (whole-turn planners), simulations/s (search bots) and positions/s
+    (the full-width yardstick)."""
     try:
         Rules.from_text(edition)  # the engine's check of rules text: a clean message, not a traceback
     except ValueError as exc:
