@@ -3,6 +3,8 @@ positions, it is deterministic, its node limit holds, it plays whole legal games
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 from itertools import islice
 
@@ -165,6 +167,22 @@ def test_whole_games_against_random_with_legal_actions_only(rules: str, spec: st
 def test_same_seed_same_game() -> None:
     specs = ["exhaustive:nodes=100", "exhaustive:nodes=100:eval=score"]
     assert play("riogrande", 2, specs, seed=8) == play("riogrande", 2, specs, seed=8)
+
+
+@pytest.mark.parametrize("spec", ["exhaustive:nodes=300", "exhaustive:nodes=300:eval=score"])
+def test_a_copied_or_pickled_yardstick_plays_on_as_the_original(spec: str) -> None:
+    # (its evaluator is an object, no longer a lambda: bench/decisive_turns.py copies both bots at every turn)
+    state = GameState(2, 5, Rules.from_text("riogrande"))
+    bots = [make_bot(spec, 3 + seat) for seat in range(2)]
+    while state.stage is not Stage.TURN or state.round < 2:
+        state.push(bots[state.current].choose(state.view(state.current)))
+    original = bots[state.current]
+    copies = [copy.deepcopy(original), pickle.loads(pickle.dumps(original))]
+    view = state.view(state.current)
+    action = original.choose(view)
+    assert isinstance(original, ExhaustiveBot) and original.last is not None
+    for twin in copies:
+        assert isinstance(twin, ExhaustiveBot) and twin.choose(view) == action and twin.last == original.last
 
 
 def test_the_spec_is_parsed_and_bad_settings_are_refused() -> None:
