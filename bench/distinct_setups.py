@@ -24,7 +24,9 @@ game per game ROWS played (setups whose games ended with the same seating and sc
 many went the other way, and how many ended with the same scores (a change that alters few games cannot move the
 count much, however it is judged); with ``--rows FILE`` the variant's games are kept there as a whole run keeps
 them, so that its whole run (the same ``--rows``) resumes from the screen. A variant that wins lost games but loses
-as large a share of won ones gains nothing. ``bench/shared_games.py`` says how many of a run's games another run
+as large a share of won ones gains nothing, and a small sample of won games says little of that share: the screen
+prints the range of the net that its sample allows (1 of 20 won games lost, scaled to 96, allows anything from 1 to
+23 of them: a screen's net is a pointer, and only a whole run decides). ``bench/shared_games.py`` says how many of a run's games another run
 (another seed) played too: a new seed's deals are mostly games played before. With ``--won`` at least the number of
 won games, every game is played and the screen also counts the variant's wins as the ``--games`` games of the run
 screened against play them (exact when the variant plays alike the setups that run's first bot played alike):
@@ -162,6 +164,17 @@ class Screen:
         sample to all the won ones."""
         return self.lost_now_won - (self.won_now_lost * self.won_there / len(self.won) if self.won else 0.0)
 
+    @property
+    def net_range(self) -> tuple[float, float]:
+        """The net's 95% range as far as the sample of won games allows: the Wilson interval of the share of them
+        the variant loses, scaled to all the won ones (a sample drawn without replacement is known a little
+        better, so the range errs wide); the net itself when every won game was played. The lost games are all
+        played: they add no doubt."""
+        if len(self.won) >= self.won_there:
+            return self.net, self.net
+        low, high = wilson(self.won_now_lost, len(self.won))
+        return self.lost_now_won - high * self.won_there, self.lost_now_won - low * self.won_there
+
 
 def screen(bots: list[str], rules_text: str, seed: int, rows: Path, won: int, jobs: int = 1,
            keep: Path | None = None, games_there: int = 400) -> Screen:
@@ -231,6 +244,8 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{bots[0]}: won {s.lost_now_won:g} of the {len(s.lost)} games lost in {args.screen}, lost "
               f"{s.won_now_lost:g} of {len(s.won)} of the {s.won_there} won there: {s.net:+.1f} distinct games net, "
               "the won ones lost scaled to all")
+        low, high = s.net_range
+        print(f"the net as the sample of won games allows it (95%): {low:+.1f} to {high:+.1f}")
         print(f"{s.unchanged} of the {len(s.lost) + len(s.won)} games played ended with the same scores as there")
         if s.counted is not None:
             now, there = s.counted

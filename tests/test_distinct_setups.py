@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from torres.cli.tournament import GameResult, play_game
+from torres.cli.tournament import GameResult, play_game, wilson
 from conftest import load_script
 
 distinct = load_script("bench/distinct_setups.py")
@@ -76,6 +76,11 @@ def test_a_screen_plays_the_lost_games_and_a_sample_of_the_won(tmp_path: Path) -
     won_there = sum(win == 1 for win in games_there.values())    # (one per game played: seating and scores)
     assert screened.won_there == won_there and screened.net == pytest.approx(
         screened.lost_now_won - screened.won_now_lost * won_there / 3)
+    # the net's range: the won ones lost, as the 3 sampled allow them, scaled to all won
+    low, high = wilson(screened.won_now_lost, 3)
+    assert screened.net_range == pytest.approx((screened.lost_now_won - high * won_there,
+                                                screened.lost_now_won - low * won_there))
+    assert screened.net_range[0] <= screened.net <= screened.net_range[1]
     # kept, the screen's games are where the variant's whole run resumes: it plays only the others, to the same result
     kept = tmp_path / "variant.jsonl"
     assert distinct.screen(variant, RULES, seed, rows, won=3, keep=kept) == screened
@@ -89,6 +94,7 @@ def test_a_screen_plays_the_lost_games_and_a_sample_of_the_won(tmp_path: Path) -
     assert same.counted is None
     everything = distinct.screen(bots, RULES, seed, rows, won=games, games_there=games)
     assert everything.counted == (tournament.wins, tournament.wins)
+    assert everything.net_range == (everything.net, everything.net) == (0, 0)   # (every won game played: no doubt)
     assert len(everything.lost) + len(everything.won) < tournament.distinct   # (fewer games than setups: weights)
     with pytest.raises(ValueError, match="not a run of 80 games"):
         distinct.screen(bots, RULES, seed, rows, won=games, games_there=2 * games)
