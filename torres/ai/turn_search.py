@@ -15,9 +15,7 @@ from dataclasses import dataclass
 from mypy_extensions import mypyc_attr
 
 from ..engine.actions import DECODE, O_END, O_SCORE, Kind
-from ..engine.master import MasterCard, master_bonus
-from ..engine.rules import ScoringOrder
-from ..engine.scoring import advance, castle_points, earns_king_bonus
+from ..engine.scoring import track_after_scoring
 from ..engine.state import GameState, Stage
 from .evaluate import Weights, evaluate
 from .planner import Evaluator, _key, keep_choice
@@ -28,28 +26,11 @@ MAX_DEPTH = 40
 
 
 def scored_now(state: GameState) -> list[int]:
-    """Every seat's points on the track if the phase were scored now: :func:`torres.engine.scoring.score_phase`'s
-    ``after`` without building its record (a search calls this for every position it reaches;
-    tests/test_exhaustive.py checks the two agree)."""
-    n = state.n
-    track = list(state.scores)
-    phase = state.phase
-    if state.rules.scoring_order is ScoringOrder.TRACK and phase > 0:
-        order = sorted(range(n), key=lambda s: (-track[s], (s - state.start) % n))
-    else:
-        order = [(state.start + i) % n for i in range(n)]
-    info, knights = state.info, state.knights
-    for seat in order:
-        advance(track, seat, castle_points(info, knights[seat])[0])
-    bonus = state.rules.king_bonus[phase]
-    for seat in order:
-        if earns_king_bonus(info, knights[seat], state.king, phase):
-            advance(track, seat, bonus)
-    if state.master_card >= 0:
-        extra = master_bonus(MasterCard(state.master_card), phase, info, knights)
-        for seat in order:
-            advance(track, seat, extra[seat])
-    return track
+    """Every seat's points on the track if the phase were scored now (the engine's
+    :func:`~torres.engine.scoring.track_after_scoring`: :meth:`GameState.scoring_now`'s ``after`` without its
+    record; tests/test_exhaustive.py checks the two agree)."""
+    return track_after_scoring(state.rules, state.info, state.knights, state.king, state.phase, state.scores,
+                               state.start, state.master_card)
 
 
 def score_evaluation(state: GameState, seat: int) -> float:

@@ -101,28 +101,45 @@ def advance(scores: list[int], seat: int, points: int) -> None:
     scores[seat] = target
 
 
+def scoring_order(rules: Rules, scores: list[int] | tuple[int, ...], start: int, phase: int) -> list[int]:
+    """The seats in the order their markers move at a phase scoring: from the start player, or (the rules'
+    ``scoring_order`` TRACK) after the first phase the leader on the track first, ties from the start player."""
+    n = len(scores)
+    if rules.scoring_order is ScoringOrder.TRACK and phase > 0:
+        return sorted(range(n), key=lambda s: (-scores[s], (s - start) % n))
+    return [(start + i) % n for i in range(n)]
+
+
+def track_after_scoring(rules: Rules, info: BoardInfo, knights: list[list[int]], king: int, phase: int,
+                        scores: list[int] | tuple[int, ...], start: int, master_card: int) -> list[int]:
+    """Every seat's place on the track after the scoring of ``phase``: :func:`score_phase`'s ``after`` without
+    its record, which a search asks for at every position it reaches (the yardstick's "score now" evaluation)."""
+    track = list(scores)
+    order = scoring_order(rules, scores, start, phase)
+    for seat in order:
+        advance(track, seat, castle_points(info, knights[seat])[0])
+    bonus = rules.king_bonus[phase]
+    for seat in order:
+        if earns_king_bonus(info, knights[seat], king, phase):
+            advance(track, seat, bonus)
+    if master_card >= 0:
+        extra = master_bonus(MasterCard(master_card), phase, info, knights)
+        for seat in order:
+            advance(track, seat, extra[seat])
+    return track
+
+
 def score_phase(rules: Rules, info: BoardInfo, knights: list[list[int]], king: int, phase: int,
                 scores: list[int] | tuple[int, ...], start: int, master_card: int) -> PhaseScoring:
     """The scoring of ``phase`` on this board, without changing anything: castles, then the king's bonus, then
     the master card's bonus, each moved along the track seat by seat in the scoring order."""
     n = len(knights)
     before = tuple(scores)
-    track = list(scores)
-    if rules.scoring_order is ScoringOrder.TRACK and phase > 0:
-        order = sorted(range(n), key=lambda s: (-track[s], (s - start) % n))
-    else:
-        order = [(start + i) % n for i in range(n)]
+    order = scoring_order(rules, scores, start, phase)
     castles = castle_scores(info, knights)
-    for seat in order:
-        advance(track, seat, sum(c.points for c in castles if c.seat == seat))
     bonus = king_bonus(info, knights, king, phase, rules.king_bonus)
-    for seat in order:
-        advance(track, seat, bonus[seat])
-    extra = [0] * n
-    if master_card >= 0:
-        extra = master_bonus(MasterCard(master_card), phase, info, knights)
-        for seat in order:
-            advance(track, seat, extra[seat])
+    extra = master_bonus(MasterCard(master_card), phase, info, knights) if master_card >= 0 else [0] * n
+    track = track_after_scoring(rules, info, knights, king, phase, scores, start, master_card)
     king_castle: tuple[str, ...] = ()
     if king >= 0 and info.cid[king] >= 0:
         king_castle = tuple(square_name(s) for s in info.squares[info.cid[king]])
