@@ -28,9 +28,9 @@ from ..engine.view import SeatView
 from .evaluate import DEFAULT_WEIGHTS, Weights
 from .greedy import TurnPlanningBot
 from .planner import Evaluator
-from .turn_search import MAX_DEPTH, TurnSearch, WeightsEvaluation, score_evaluation, scored_now, search_turn
+from .turn_search import TurnSearch, WeightsEvaluation, score_evaluation, scored_now, search_turn
 
-__all__ = ["MAX_DEPTH", "ExhaustiveBot", "TurnSearch", "build", "score_evaluation", "scored_now", "search_turn",
+__all__ = ["ExhaustiveBot", "TurnSearch", "build", "score_evaluation", "scored_now", "search_turn",
            "weights_evaluator"]
 
 
