@@ -28,8 +28,9 @@ as large a share of won ones gains nothing, and a small sample of won games says
 prints the range of the net that its sample allows (1 of 20 won games lost, scaled to 96, allows anything from 1 to
 23 of them: such a net is a pointer; every won game played, below, or a whole run decides).
 ``bench/shared_games.py`` says how many of a run's games another run (another seed) played too: a new seed's deals
-are mostly games played before. With ``--won`` at least the number of won games, every game is played and the screen also counts the variant's wins as the ``--games`` games of the run
-screened against play them (exact when the variant plays alike the setups that run's first bot played alike):
+are mostly games played before. With ``--won`` at least the number of won games, every game is played and the
+screen also counts the variant's wins as the ``--games`` games of the run screened against play them (exact when
+the variant plays alike the setups that run's first bot played alike):
 
     .venv/bin/python bench/distinct_setups.py --bots master:known_candidates=16:known_limit=40000,exhaustive:nodes=30000:eval=tuned \
         --seed 904 --jobs 2 --screen /tmp/master-rows.jsonl --won 19

@@ -13,10 +13,10 @@ import pytest
 from torres.ai import make_bot, samples
 from torres.ai.evaluate import DEFAULT_WEIGHTS, MASTER_WEIGHTS
 from torres.ai.exhaustive import (ExhaustiveBot, score_evaluation, scored_now, search_turn, weights_evaluator)
-from torres.engine.scoring import advance
 from torres.ai.planner import Evaluator, keep_choice, plan_turn
 from torres.engine import GameState, Rules
 from torres.engine.actions import DECODE, Kind, format_action
+from torres.engine.scoring import advance
 from torres.engine.state import Stage
 
 
@@ -109,16 +109,16 @@ def test_the_tree_without_merging_is_counted_through_the_merged_one() -> None:
 @pytest.mark.parametrize("rules", ["riogrande", "idw", "riogrande:master=1", "yucata"])
 def test_the_score_now_is_the_engines_scoring(rules: str) -> None:
     for state in turn_starts(rules, 3, 6, seed=3):
-        assert scored_now(state) == list(state.scoring_now().after)
+        record = state.scoring_now()
+        assert scored_now(state) == list(record.after)
         # ... which is the record's own points moved along the track in its order (the record and the fast track
         # are computed apart: this catches one drifting from the other)
-        record = state.scoring_now()
         track = list(record.before)
         for points in ([record.castle_points(s) for s in range(3)], record.king_bonus, record.master_bonus):
             for seat in record.order:
                 advance(track, seat, points[seat])
         assert track == list(record.after)
-        points = state.scoring_now().after
+        points = record.after
         for seat in range(3):
             assert score_evaluation(state, seat) == points[seat] - max(p for s, p in enumerate(points) if s != seat)
 
