@@ -150,8 +150,9 @@ def test_the_bot_shares_its_node_limit_over_a_turn() -> None:
         last = bot.last
         turn = (state.phase, state.round, state.turn)
         state.push(bot.choose(state.view(0)))
-        if bot.last is not last:  # a search ran for this action
-            spent[turn] = spent.get(turn, 0) + bot.last.nodes
+        searched = bot.last
+        if searched is not None and searched is not last:  # a search ran for this action
+            spent[turn] = spent.get(turn, 0) + searched.nodes
     assert spent and max(spent.values()) <= 120 + 2  # (a re-plan after each of at most two draws expands its root)
 
 
